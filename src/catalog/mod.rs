@@ -1,0 +1,515 @@
+//! The content catalog: rulesets, their revisions, schema validation, fingerprints, publishing.
+//!
+//! Generic over rulesets: it knows manifests, documents, schemas and fingerprints, not what a
+//! pipeline or a Trilha square is. Meaning is checked by each ruleset's compiler on top.
+
+mod diagnostic;
+mod fingerprint;
+mod manifest;
+mod publish;
+mod schema;
+mod tree;
+
+pub use diagnostic::{Diagnostic, Sink, escape_token};
+pub use fingerprint::fingerprint;
+pub use manifest::{CatalogFile, Labels, Manifest, PublishedEntry, Status};
+pub use publish::{PublishError, PublishReport, publish, today_utc};
+pub use schema::{declared_schema, validate as validate_schema, validate_as};
+pub use tree::{ContentTree, Origin, TreeError};
+
+use semver::{Version, VersionReq};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// This engine's version; revisions declare which engine versions they accept.
+pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+pub fn engine_version() -> Version {
+    Version::parse(ENGINE_VERSION).expect("crate version is semver")
+}
+
+/// One revision folder: `<ruleset>/<version>/`.
+#[derive(Debug, Clone)]
+pub struct Revision {
+    pub ruleset: String,
+    pub version: Version,
+    /// `microfut/0.5.0`
+    pub dir: String,
+    pub manifest: Option<Manifest>,
+    /// Every document by file name, `manifest.json` included.
+    pub documents: BTreeMap<String, Value>,
+    pub fingerprint: String,
+    /// Problems found while loading: schema, manifest, catalog consistency.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Revision {
+    pub fn file(&self, name: &str) -> String {
+        format!("{}/{}", self.dir, name)
+    }
+    pub fn document(&self, name: &str) -> Option<&Value> {
+        self.documents.get(name)
+    }
+    pub fn status(&self) -> Option<Status> {
+        self.manifest.as_ref().map(|m| m.status)
+    }
+    pub fn label(&self) -> String {
+        format!("{} {}", self.ruleset, self.version)
+    }
+}
+
+/// A ruleset folder: its catalog file, its revisions and any other files (clubs, boards).
+#[derive(Debug, Clone, Default)]
+pub struct RulesetEntry {
+    pub id: String,
+    pub catalog: Option<CatalogFile>,
+    pub revisions: BTreeMap<Version, Revision>,
+    /// Files outside revision folders, by path relative to the ruleset folder (`clubs/x.json`).
+    pub extra: BTreeMap<String, Value>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Catalog {
+    pub tree_origin: Origin,
+    pub rulesets: BTreeMap<String, RulesetEntry>,
+    /// Problems outside any revision (catalog files, stray files).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum CatalogError {
+    #[error("unknown ruleset '{0}' (known: {1})")]
+    UnknownRuleset(String, String),
+    #[error("'{0}' is not a version (expected semver such as 0.5.0)")]
+    BadVersion(String),
+    #[error("ruleset {ruleset} has no revision {version} (available: {available})")]
+    MissingRevision {
+        ruleset: String,
+        version: String,
+        available: String,
+    },
+    #[error("ruleset {0} has no published revision; name a draft with --revision")]
+    NothingPublished(String),
+    #[error(
+        "revision {revision} has {count} content error(s), first: {first}; run `microfut validate`"
+    )]
+    Invalid {
+        revision: String,
+        count: usize,
+        first: String,
+    },
+    #[error(
+        "revision {revision} requires engine {requirement}, but this is engine {engine}; use an engine that satisfies the requirement"
+    )]
+    EngineMismatch {
+        revision: String,
+        requirement: String,
+        engine: String,
+    },
+    #[error(
+        "revision {revision} has fingerprint {actual}, but the run was made with {expected}: the content changed since, so the run cannot be replayed on it"
+    )]
+    FingerprintMismatch {
+        revision: String,
+        expected: String,
+        actual: String,
+    },
+}
+
+impl Catalog {
+    /// Loads every ruleset of a content tree, collecting all problems instead of stopping.
+    pub fn load(tree: &ContentTree) -> Catalog {
+        let mut rulesets: BTreeMap<String, RulesetEntry> = BTreeMap::new();
+        let mut diagnostics = Vec::new();
+        let mut revision_files: BTreeMap<(String, String), BTreeMap<String, &[u8]>> =
+            BTreeMap::new();
+
+        for (path, bytes) in &tree.files {
+            let parts: Vec<&str> = path.split('/').collect();
+            let ruleset = parts[0].to_string();
+            if parts.len() < 2 {
+                diagnostics.push(Diagnostic::new(
+                    path,
+                    "",
+                    "stray file at the content root: content lives in <ruleset>/",
+                ));
+                continue;
+            }
+            let entry = rulesets
+                .entry(ruleset.clone())
+                .or_insert_with(|| RulesetEntry {
+                    id: ruleset.clone(),
+                    ..Default::default()
+                });
+            match parts.as_slice() {
+                [_, "catalog.json"] => {
+                    if let Some(doc) = parse_json(path, bytes, &mut diagnostics) {
+                        if validate_as(path, "catalog.schema.json", &doc, &mut diagnostics) {
+                            match serde_json::from_value::<CatalogFile>(doc) {
+                                Ok(c) => entry.catalog = Some(c),
+                                Err(e) => diagnostics.push(Diagnostic::new(
+                                    path.as_str(),
+                                    "",
+                                    e.to_string(),
+                                )),
+                            }
+                        }
+                    }
+                }
+                [_, dir, file] if Version::parse(dir).is_ok() => {
+                    revision_files
+                        .entry((ruleset, dir.to_string()))
+                        .or_default()
+                        .insert(file.to_string(), bytes);
+                }
+                [_, dir, ..] if Version::parse(dir).is_ok() => {
+                    diagnostics.push(Diagnostic::new(
+                        path,
+                        "",
+                        "revision folders hold documents only, no sub-folders",
+                    ));
+                }
+                [_, rest @ ..] => {
+                    if let Some(doc) = parse_json(path, bytes, &mut diagnostics) {
+                        entry.extra.insert(rest.join("/"), doc);
+                    }
+                }
+                [] => unreachable!(),
+            }
+        }
+
+        for ((ruleset, dir), files) in revision_files {
+            let rev = load_revision(&ruleset, &dir, &files);
+            rulesets
+                .get_mut(&ruleset)
+                .expect("created above")
+                .revisions
+                .insert(rev.version.clone(), rev);
+        }
+        for entry in rulesets.values_mut() {
+            check_catalog(entry, &mut diagnostics);
+        }
+        Catalog {
+            tree_origin: tree.origin.clone(),
+            rulesets,
+            diagnostics,
+        }
+    }
+
+    /// Every diagnostic: catalog-level first, then each revision's.
+    pub fn all_diagnostics(&self) -> Vec<Diagnostic> {
+        let mut all = self.diagnostics.clone();
+        for r in self.rulesets.values() {
+            for rev in r.revisions.values() {
+                all.extend(rev.diagnostics.iter().cloned());
+            }
+        }
+        all
+    }
+
+    pub fn ruleset(&self, id: &str) -> Result<&RulesetEntry, CatalogError> {
+        self.rulesets.get(id).ok_or_else(|| {
+            CatalogError::UnknownRuleset(
+                id.into(),
+                self.rulesets.keys().cloned().collect::<Vec<_>>().join(", "),
+            )
+        })
+    }
+
+    /// A usable revision: the named one, or the newest published. Refuses a revision with content
+    /// errors or one whose engine requirement excludes this engine.
+    pub fn revision(
+        &self,
+        ruleset: &str,
+        version: Option<&str>,
+    ) -> Result<&Revision, CatalogError> {
+        let entry = self.ruleset(ruleset)?;
+        let rev = match version {
+            Some(v) => {
+                let parsed = Version::parse(v).map_err(|_| CatalogError::BadVersion(v.into()))?;
+                entry
+                    .revisions
+                    .get(&parsed)
+                    .ok_or_else(|| CatalogError::MissingRevision {
+                        ruleset: ruleset.into(),
+                        version: v.into(),
+                        available: entry
+                            .revisions
+                            .keys()
+                            .map(|k| k.to_string())
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    })?
+            }
+            None => entry
+                .revisions
+                .values()
+                .rev()
+                .find(|r| r.status() == Some(Status::Published))
+                .ok_or_else(|| CatalogError::NothingPublished(ruleset.into()))?,
+        };
+        if let Some(first) = rev.diagnostics.first() {
+            return Err(CatalogError::Invalid {
+                revision: rev.label(),
+                count: rev.diagnostics.len(),
+                first: first.to_string(),
+            });
+        }
+        check_engine(rev)?;
+        Ok(rev)
+    }
+
+    /// The revision a run was made with, refusing it when its files changed since.
+    pub fn pinned(
+        &self,
+        ruleset: &str,
+        version: &str,
+        fingerprint: &str,
+    ) -> Result<&Revision, CatalogError> {
+        let rev = self.revision(ruleset, Some(version))?;
+        if rev.fingerprint != fingerprint {
+            return Err(CatalogError::FingerprintMismatch {
+                revision: rev.label(),
+                expected: fingerprint.into(),
+                actual: rev.fingerprint.clone(),
+            });
+        }
+        Ok(rev)
+    }
+}
+
+/// Refuses a revision whose engine requirement excludes this engine.
+pub fn check_engine(rev: &Revision) -> Result<(), CatalogError> {
+    let Some(m) = &rev.manifest else {
+        return Ok(());
+    };
+    let engine = engine_version();
+    let ok = VersionReq::parse(&m.engine)
+        .map(|req| req.matches(&engine))
+        .unwrap_or(false);
+    if ok {
+        Ok(())
+    } else {
+        Err(CatalogError::EngineMismatch {
+            revision: rev.label(),
+            requirement: m.engine.clone(),
+            engine: engine.to_string(),
+        })
+    }
+}
+
+fn parse_json(file: &str, bytes: &[u8], out: &mut Vec<Diagnostic>) -> Option<Value> {
+    match serde_json::from_slice::<Value>(bytes) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            out.push(Diagnostic::new(
+                file,
+                "",
+                format!(
+                    "malformed JSON at line {} column {}: {e}",
+                    e.line(),
+                    e.column()
+                ),
+            ));
+            None
+        }
+    }
+}
+
+fn load_revision(ruleset: &str, dir: &str, files: &BTreeMap<String, &[u8]>) -> Revision {
+    let rev_dir = format!("{ruleset}/{dir}");
+    let mut diagnostics = Vec::new();
+    let mut documents = BTreeMap::new();
+    for (name, bytes) in files {
+        let file = format!("{rev_dir}/{name}");
+        if let Some(doc) = parse_json(&file, bytes, &mut diagnostics) {
+            documents.insert(name.clone(), doc);
+        }
+    }
+    let version = Version::parse(dir).expect("folder name checked");
+    let manifest = check_manifest(ruleset, dir, &rev_dir, &documents, &mut diagnostics);
+    for (name, doc) in &documents {
+        if name == "manifest.json" {
+            continue;
+        }
+        let file = format!("{rev_dir}/{name}");
+        match declared_schema(doc) {
+            Some(schema) => {
+                let schema = schema.to_string();
+                validate_schema(&file, &schema, doc, &mut diagnostics);
+            }
+            None => diagnostics.push(Diagnostic::new(
+                file,
+                "",
+                "missing \"$schema\": every document names its schema",
+            )),
+        }
+    }
+    let fingerprint = fingerprint(&documents);
+    Revision {
+        ruleset: ruleset.into(),
+        version,
+        dir: rev_dir,
+        manifest,
+        documents,
+        fingerprint,
+        diagnostics,
+    }
+}
+
+fn check_manifest(
+    ruleset: &str,
+    dir: &str,
+    rev_dir: &str,
+    documents: &BTreeMap<String, Value>,
+    out: &mut Vec<Diagnostic>,
+) -> Option<Manifest> {
+    let file = format!("{rev_dir}/manifest.json");
+    let Some(doc) = documents.get("manifest.json") else {
+        out.push(Diagnostic::new(
+            file,
+            "",
+            "a revision needs a manifest.json",
+        ));
+        return None;
+    };
+    if !validate_as(&file, "manifest.schema.json", doc, out) {
+        return None;
+    }
+    let m: Manifest = match serde_json::from_value(doc.clone()) {
+        Ok(m) => m,
+        Err(e) => {
+            out.push(Diagnostic::new(file, "", e.to_string()));
+            return None;
+        }
+    };
+    if m.id != ruleset {
+        out.push(Diagnostic::new(
+            &file,
+            "/id",
+            format!("manifest id '{}' but the folder is {ruleset}/", m.id),
+        ));
+    }
+    if m.version != dir {
+        out.push(Diagnostic::new(
+            &file,
+            "/version",
+            format!("manifest version {} but the folder is {dir}/", m.version),
+        ));
+    }
+    if let Err(e) = VersionReq::parse(&m.engine) {
+        out.push(Diagnostic::new(
+            &file,
+            "/engine",
+            format!("'{}' is not a semver requirement: {e}", m.engine),
+        ));
+    }
+    if let Some(p) = &m.parent {
+        if Version::parse(p).is_err() {
+            out.push(Diagnostic::new(
+                &file,
+                "/parent",
+                format!("'{p}' is not a version"),
+            ));
+        }
+    }
+    for (i, d) in m.documents.iter().enumerate() {
+        if !documents.contains_key(d) {
+            out.push(Diagnostic::new(
+                &file,
+                format!("/documents/{i}"),
+                format!("lists {d}, which is not in the folder"),
+            ));
+        }
+    }
+    for name in documents.keys() {
+        if name != "manifest.json" && !m.documents.contains(name) {
+            out.push(Diagnostic::new(
+                &file,
+                "/documents",
+                format!("{name} is in the folder but not listed"),
+            ));
+        }
+    }
+    Some(m)
+}
+
+fn check_catalog(entry: &mut RulesetEntry, out: &mut Vec<Diagnostic>) {
+    let cat_file = format!("{}/catalog.json", entry.id);
+    let published: BTreeMap<String, PublishedEntry> = match &entry.catalog {
+        Some(c) => {
+            if c.ruleset != entry.id {
+                out.push(Diagnostic::new(
+                    &cat_file,
+                    "/ruleset",
+                    format!("says '{}' but the folder is {}/", c.ruleset, entry.id),
+                ));
+            }
+            let mut map = BTreeMap::new();
+            for (i, e) in c.published.iter().enumerate() {
+                if map.insert(e.version.clone(), e.clone()).is_some() {
+                    out.push(Diagnostic::new(
+                        &cat_file,
+                        format!("/published/{i}"),
+                        format!("version {} recorded twice", e.version),
+                    ));
+                }
+            }
+            map
+        }
+        None => {
+            if !entry.revisions.is_empty() {
+                out.push(Diagnostic::new(
+                    &cat_file,
+                    "",
+                    "missing: every ruleset with revisions records its published ones here",
+                ));
+            }
+            BTreeMap::new()
+        }
+    };
+    for (version, e) in &published {
+        let found = Version::parse(version)
+            .ok()
+            .and_then(|v| entry.revisions.get_mut(&v));
+        let Some(rev) = found else {
+            out.push(Diagnostic::new(
+                &cat_file,
+                "/published",
+                format!(
+                    "records {version}, but there is no folder {}/{version}/",
+                    entry.id
+                ),
+            ));
+            continue;
+        };
+        if rev.fingerprint != e.fingerprint {
+            rev.diagnostics.push(Diagnostic::new(
+                rev.file("manifest.json"),
+                "",
+                format!(
+                    "published revision {} {} no longer matches its recorded fingerprint ({} recorded, {} now): published revisions are immutable — undo the edit, or copy the folder to a new draft version and publish that",
+                    entry.id, version, e.fingerprint, rev.fingerprint
+                ),
+            ));
+        }
+        if rev.status() == Some(Status::Draft) {
+            rev.diagnostics.push(Diagnostic::new(
+                rev.file("manifest.json"),
+                "/status",
+                "recorded as published in catalog.json but marked draft",
+            ));
+        }
+    }
+    for rev in entry.revisions.values_mut() {
+        if rev.status() == Some(Status::Published)
+            && !published.contains_key(&rev.version.to_string())
+        {
+            rev.diagnostics.push(Diagnostic::new(
+                rev.file("manifest.json"),
+                "/status",
+                "marked published but not recorded in catalog.json: publish with tools/publish",
+            ));
+        }
+    }
+}

@@ -1,0 +1,86 @@
+//! JSON Schema validation of content documents against the schemas embedded in the binary.
+//!
+//! A document names its schema in `$schema` (a relative path, so editors find the same file and
+//! autocomplete while a designer types); the loader uses the schema's file name to pick the
+//! embedded copy. The embedded copy is the engine's contract, whatever sits beside the content.
+
+use super::diagnostic::Diagnostic;
+use super::tree::embedded_schemas;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+struct Schemas {
+    validators: BTreeMap<String, jsonschema::Validator>,
+}
+
+fn schemas() -> &'static Schemas {
+    static S: OnceLock<Schemas> = OnceLock::new();
+    S.get_or_init(|| {
+        let mut validators = BTreeMap::new();
+        for (name, bytes) in embedded_schemas() {
+            let value: Value = serde_json::from_slice(bytes)
+                .unwrap_or_else(|e| panic!("embedded schema {name} is not JSON: {e}"));
+            let v = jsonschema::options()
+                .with_draft(jsonschema::Draft::Draft202012)
+                .build(&value)
+                .unwrap_or_else(|e| panic!("embedded schema {name} is invalid: {e}"));
+            validators.insert(name.to_string(), v);
+        }
+        Schemas { validators }
+    })
+}
+
+/// The schema file a document declares, e.g. `tables.schema.json`.
+pub fn declared_schema(doc: &Value) -> Option<&str> {
+    let s = doc.get("$schema")?.as_str()?;
+    Some(s.rsplit('/').next().unwrap_or(s))
+}
+
+pub fn names() -> Vec<String> {
+    schemas().validators.keys().cloned().collect()
+}
+
+/// Validates `doc` against the named schema; one diagnostic per violation.
+pub fn validate(file: &str, schema: &str, doc: &Value, out: &mut Vec<Diagnostic>) -> bool {
+    let Some(v) = schemas().validators.get(schema) else {
+        out.push(Diagnostic::new(
+            file,
+            "/$schema",
+            format!("unknown schema '{schema}' (known: {})", names().join(", ")),
+        ));
+        return false;
+    };
+    let before = out.len();
+    for e in v.iter_errors(doc) {
+        out.push(Diagnostic::new(
+            file,
+            e.instance_path().to_string(),
+            format!("schema: {e}"),
+        ));
+    }
+    out.len() == before
+}
+
+/// Validates a document that must carry a specific schema.
+pub fn validate_as(file: &str, expected: &str, doc: &Value, out: &mut Vec<Diagnostic>) -> bool {
+    match declared_schema(doc) {
+        Some(s) if s == expected => validate(file, expected, doc, out),
+        Some(s) => {
+            out.push(Diagnostic::new(
+                file,
+                "/$schema",
+                format!("expected schema {expected}, found {s}"),
+            ));
+            false
+        }
+        None => {
+            out.push(Diagnostic::new(
+                file,
+                "",
+                format!("missing \"$schema\" (expected .../{expected})"),
+            ));
+            false
+        }
+    }
+}

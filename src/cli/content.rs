@@ -1,0 +1,47 @@
+//! Loading content for a command and checking revisions for meaning, per ruleset.
+
+use super::CliError;
+use crate::catalog::{Catalog, ContentTree, Diagnostic, Revision};
+use std::path::Path;
+
+/// The catalog from `--content DIR`, or the embedded content.
+pub fn load_catalog(content: Option<&Path>) -> Result<Catalog, CliError> {
+    let tree = match content {
+        Some(dir) => ContentTree::from_dir(dir).map_err(CliError::input)?,
+        None => ContentTree::embedded(),
+    };
+    Ok(Catalog::load(&tree))
+}
+
+/// The meaning check of a revision, chosen by its ruleset.
+pub fn meaning_check(rev: &Revision) -> Vec<Diagnostic> {
+    match rev.ruleset.as_str() {
+        "microfut" => match crate::ruleset::compile(rev) {
+            Ok(_) => Vec::new(),
+            Err(d) => d,
+        },
+        other => vec![Diagnostic::new(
+            rev.file("manifest.json"),
+            "/id",
+            format!("no compiler for ruleset '{other}'"),
+        )],
+    }
+}
+
+/// A compiled Microfut revision, refusing an unusable one with a clear message.
+pub fn microfut_ruleset(
+    catalog: &Catalog,
+    version: Option<&str>,
+) -> Result<crate::ruleset::Ruleset, CliError> {
+    let rev = catalog
+        .revision("microfut", version)
+        .map_err(CliError::input)?;
+    crate::ruleset::compile(rev).map_err(|d| {
+        CliError::input(format!(
+            "{} has {} content error(s), first: {}; run `microfut validate`",
+            rev.label(),
+            d.len(),
+            d[0]
+        ))
+    })
+}

@@ -1,0 +1,85 @@
+//! The default job: the rules document's worked examples, resolved from the embedded content
+//! with every number explained.
+
+use super::render::{self, Lang};
+use super::resolve::evaluate;
+use super::{CliResult, load_catalog};
+use crate::dice::{DiceSpec, Odds};
+use std::path::Path;
+
+#[derive(Debug, clap::Args, Default)]
+pub struct DemoArgs {
+    /// Content revision (default: the newest published).
+    #[arg(long)]
+    pub revision: Option<String>,
+    /// Language of labels.
+    #[arg(long, value_enum, default_value_t = Lang::En)]
+    pub lang: Lang,
+}
+
+fn sets(pairs: &[(&str, f64)]) -> Vec<(String, f64)> {
+    pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect()
+}
+
+pub fn run(content: Option<&Path>, args: DemoArgs) -> CliResult {
+    let catalog = load_catalog(content)?;
+    let rs = super::content::microfut_ruleset(&catalog, args.revision.as_deref())?;
+    println!(
+        "Microfut — you decide the intention, the player tries to execute it, and you cheer.\n"
+    );
+
+    println!(
+        "1. Pass of 18 m (rules document, worked example): DX 14, Passe 15, Domínio 13, ST 11, Chute 12,"
+    );
+    println!("   favourable orientation (30°), nearest opponent at 4 m; the dice show 12.\n");
+    let pass = sets(&[
+        ("dx", 14.0),
+        ("passing", 15.0),
+        ("control", 13.0),
+        ("st", 11.0),
+        ("kicking", 12.0),
+        ("distance", 18.0),
+        ("orientation", 30.0),
+        ("nearest_opponent", 4.0),
+    ]);
+    print!(
+        "{}",
+        render::human(&evaluate(&rs, "pass", &pass, Some(12), None)?, args.lang)
+    );
+
+    println!(
+        "\n2. Face-to-face finish: 9 m, central, free (nearest opponent 10 m), DX 15, Finalização 16,"
+    );
+    println!(
+        "   Domínio 14, ST 13, Chute 15; the value saturates at the clamp; the dice show 10.\n"
+    );
+    let shot = sets(&[
+        ("dx", 15.0),
+        ("finishing", 16.0),
+        ("control", 14.0),
+        ("st", 13.0),
+        ("kicking", 15.0),
+        ("distance", 9.0),
+        ("angle", 0.0),
+        ("orientation", 0.0),
+        ("nearest_opponent", 10.0),
+    ]);
+    print!(
+        "{}",
+        render::human(
+            &evaluate(&rs, "finishing", &shot, Some(10), None)?,
+            args.lang
+        )
+    );
+
+    let p = Odds::new(DiceSpec::D3D6).success(8);
+    println!(
+        "\n3. The old roll-under target 13 is difficulty 8 now: P(3d6 ≥ 8) = {p} = {:.2}%.",
+        p.as_f64() * 100.0
+    );
+    println!(
+        "\nTry: microfut resolve pass --set dx=14 --set passing=15 --set control=13 --set st=11 --set kicking=12 \\"
+    );
+    println!("       --set distance=18 --set orientation=30 --set nearest_opponent=4 --json");
+    Ok(())
+}

@@ -1,0 +1,99 @@
+//! The `microfut` command line. Thin: it parses, calls the library, renders, and maps errors to
+//! exit codes (0 ok, 1 content problems found by `validate`, 2 usage or input errors).
+
+mod content;
+mod demo;
+mod odds;
+mod publish;
+mod render;
+mod resolve;
+mod validate;
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+pub use content::{load_catalog, meaning_check};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "microfut",
+    version,
+    about = "Microfut rules engine: resolve plays, validate and publish content"
+)]
+pub struct Cli {
+    /// Read content from this folder instead of the copy embedded in the binary.
+    #[arg(long, global = true, value_name = "DIR")]
+    pub content: Option<PathBuf>,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Resolve the rules document's worked examples and explain every number (the default job).
+    Demo(demo::DemoArgs),
+    /// Validate every ruleset and revision: schemas, meaning, fingerprints. Exit 1 on any problem.
+    Validate(validate::ValidateArgs),
+    /// Evaluate one pipeline with the given inputs and show value, difficulty, odds and contributions.
+    Resolve(resolve::ResolveArgs),
+    /// Print the success probability for every difficulty (the document's Appendix B).
+    Odds(odds::OddsArgs),
+    /// Publish a draft revision: validate, fingerprint, mark published, record in catalog.json.
+    Publish(publish::PublishArgs),
+}
+
+/// A failure with its exit code.
+#[derive(Debug)]
+pub enum CliError {
+    /// Bad usage or bad input: exit 2.
+    Input(String),
+    /// The command ran and found problems (validation): exit 1.
+    Found(String),
+}
+
+impl CliError {
+    pub fn input(msg: impl std::fmt::Display) -> Self {
+        CliError::Input(msg.to_string())
+    }
+}
+
+pub type CliResult = Result<(), CliError>;
+
+/// Entry point; returns the process exit code.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return code;
+        }
+    };
+    match run(cli) {
+        Ok(()) => 0,
+        Err(CliError::Input(msg)) => {
+            eprintln!("error: {msg}");
+            2
+        }
+        Err(CliError::Found(msg)) => {
+            if !msg.is_empty() {
+                eprintln!("{msg}");
+            }
+            1
+        }
+    }
+}
+
+pub fn run(cli: Cli) -> CliResult {
+    let content = cli.content.as_deref();
+    match cli
+        .command
+        .unwrap_or(Command::Demo(demo::DemoArgs::default()))
+    {
+        Command::Demo(a) => demo::run(content, a),
+        Command::Validate(a) => validate::run(content, a),
+        Command::Resolve(a) => resolve::run(content, a),
+        Command::Odds(a) => odds::run(content, a),
+        Command::Publish(a) => publish::run(content, a),
+    }
+}

@@ -1,0 +1,214 @@
+//! Rendering resolutions for people (aligned tables) and tools (JSON).
+
+use crate::pipeline::{Explanation, Resolution, Roll};
+use crate::ruleset::{Pipeline, Ruleset};
+use serde_json::{Value, json};
+
+/// A number as JSON: whole values print as integers (17, not 17.0).
+pub fn num(x: f64) -> Value {
+    if x.fract() == 0.0 && x.abs() < 9.0e15 {
+        json!(x as i64)
+    } else {
+        json!(x)
+    }
+}
+
+fn signed(x: f64) -> String {
+    let s = trim(x);
+    if x > 0.0 { format!("+{s}") } else { s }
+}
+
+pub fn trim(x: f64) -> String {
+    if x.fract() == 0.0 {
+        format!("{}", x as i64)
+    } else {
+        let s = format!("{x:.3}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Default)]
+pub enum Lang {
+    #[default]
+    En,
+    #[value(name = "pt-BR")]
+    PtBr,
+}
+
+pub fn label(l: &crate::catalog::Labels, lang: Lang) -> &str {
+    match lang {
+        Lang::En => &l.en,
+        Lang::PtBr => &l.pt_br,
+    }
+}
+
+pub struct Shown<'a> {
+    pub rs: &'a Ruleset,
+    pub pipeline: &'a Pipeline,
+    pub res: Resolution,
+    pub explanation: Explanation,
+    pub derived: Vec<(String, f64)>,
+    pub roll: Option<Roll>,
+}
+
+pub fn human(s: &Shown, lang: Lang) -> String {
+    let mut out = String::new();
+    let p = s.pipeline;
+    out.push_str(&format!(
+        "{} — {}   ({}, {})\n",
+        p.id,
+        label(&p.label, lang),
+        s.rs.label(),
+        short(&s.rs.fingerprint)
+    ));
+    if !s.derived.is_empty() {
+        let d: Vec<String> = s
+            .derived
+            .iter()
+            .map(|(n, v)| format!("{n} {}", trim(*v)))
+            .collect();
+        out.push_str(&format!("  derived inputs: {}\n", d.join(", ")));
+    }
+    for w in &s.explanation.working {
+        out.push_str(&format!(
+            "  {} = {}  ({})\n",
+            w.stage,
+            trim(w.amount),
+            label(&w.label, lang)
+        ));
+    }
+    for r in &s.explanation.requires {
+        let held = r.amount != 0.0;
+        out.push_str(&format!(
+            "  requires {}: {}\n",
+            label(&r.label, lang),
+            if held {
+                "yes"
+            } else {
+                "NO — the action is not physically possible"
+            }
+        ));
+    }
+    let rows: Vec<[String; 5]> = s
+        .explanation
+        .contributions
+        .iter()
+        .map(|c| {
+            let amount = match c.op {
+                "mul" => format!("×{}", trim(c.amount)),
+                _ if c.kind == "base" => trim(c.amount),
+                _ => signed(c.amount),
+            };
+            let input = c
+                .input
+                .as_ref()
+                .map(|i| format!("{} ← {}", i.table, trim(i.value)))
+                .unwrap_or_default();
+            [
+                c.stage.clone(),
+                label(&c.label, lang).to_string(),
+                amount,
+                trim(c.running),
+                format!("{}  {}", input, c.source).trim().to_string(),
+            ]
+        })
+        .collect();
+    let headers = [
+        "stage",
+        "label",
+        "amount",
+        "running",
+        "table input / source",
+    ];
+    let mut widths = headers.map(str::len);
+    for r in &rows {
+        for (i, cell) in r.iter().enumerate().take(4) {
+            widths[i] = widths[i].max(cell.chars().count());
+        }
+    }
+    let line = |cells: [&str; 5]| {
+        format!(
+            "  {:<w0$}  {:<w1$}  {:>w2$}  {:>w3$}  {}\n",
+            cells[0],
+            cells[1],
+            cells[2],
+            cells[3],
+            cells[4],
+            w0 = widths[0],
+            w1 = widths[1],
+            w2 = widths[2],
+            w3 = widths[3]
+        )
+    };
+    out.push_str(&line(headers));
+    for r in &rows {
+        out.push_str(&line([&r[0], &r[1], &r[2], &r[3], &r[4]]));
+    }
+    let r = &s.res;
+    match (r.difficulty, r.probability) {
+        (Some(d), Some(pr)) => {
+            let dice = s.rs.dice();
+            out.push_str(&format!(
+                "  value {}  difficulty {}  P({}d{} ≥ {}) = {} = {:.2}%{}\n",
+                trim(r.value),
+                d,
+                dice.count,
+                dice.sides,
+                d,
+                pr,
+                pr.as_f64() * 100.0,
+                if r.possible {
+                    ""
+                } else {
+                    "  (not possible: chance 0)"
+                }
+            ));
+        }
+        _ => out.push_str(&format!("  value {}\n", trim(r.value))),
+    }
+    if let Some(roll) = s.roll {
+        out.push_str(&format!(
+            "  roll {} → margin {} ({})\n",
+            roll.total,
+            signed(roll.margin as f64),
+            if roll.success { "success" } else { "failure" }
+        ));
+    }
+    out
+}
+
+pub fn json(s: &Shown) -> Value {
+    let r = &s.res;
+    let mut v = json!({
+        "pipeline": s.pipeline.id,
+        "ruleset": s.rs.id,
+        "revision": s.rs.version.to_string(),
+        "fingerprint": s.rs.fingerprint,
+        "value": num(r.value),
+        "raw": num(r.raw),
+        "possible": r.possible,
+        "contributions": s.explanation.contributions,
+        "working": s.explanation.working,
+        "requires": s.explanation.requires,
+        "derived_inputs": s.derived.iter().map(|(n, v)| (n.clone(), num(*v))).collect::<serde_json::Map<_, _>>(),
+    });
+    if let (Some(d), Some(p)) = (r.difficulty, r.probability) {
+        v["difficulty"] = json!(d);
+        v["probability"] = json!(if r.possible { p.as_f64() } else { 0.0 });
+        v["probability_exact"] = json!(if r.possible {
+            p.to_string()
+        } else {
+            format!("0/{}", p.outcomes)
+        });
+    }
+    if let Some(roll) = s.roll {
+        v["roll"] = json!(roll.total);
+        v["margin"] = json!(roll.margin);
+        v["success"] = json!(roll.success);
+    }
+    v
+}
+
+pub fn short(fp: &str) -> String {
+    fp.chars().take(19).collect::<String>() + "…"
+}

@@ -1,0 +1,154 @@
+//! Exact success odds of "roll NdS, succeed if the total reaches the difficulty".
+
+use serde::Serialize;
+use std::fmt;
+
+/// How many dice of how many sides; the rules document rolls 3d6.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct DiceSpec {
+    pub count: u32,
+    pub sides: u32,
+}
+
+impl DiceSpec {
+    pub const D3D6: DiceSpec = DiceSpec { count: 3, sides: 6 };
+
+    pub fn min_total(self) -> u32 {
+        self.count
+    }
+    pub fn max_total(self) -> u32 {
+        self.count * self.sides
+    }
+}
+
+/// An exact probability: favourable outcomes over all outcomes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Probability {
+    pub favourable: u64,
+    pub outcomes: u64,
+}
+
+impl Probability {
+    pub fn as_f64(self) -> f64 {
+        self.favourable as f64 / self.outcomes as f64
+    }
+}
+
+impl fmt::Display for Probability {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.favourable, self.outcomes)
+    }
+}
+
+/// `at_least[t]` = number of outcomes whose total is ≥ t, for every t.
+#[derive(Debug, Clone)]
+pub struct Odds {
+    spec: DiceSpec,
+    outcomes: u64,
+    at_least: Vec<u64>,
+    exactly: Vec<u64>,
+}
+
+impl Odds {
+    pub fn new(spec: DiceSpec) -> Self {
+        assert!(
+            spec.count >= 1 && spec.sides >= 2 && spec.count <= 12,
+            "unsupported dice {spec:?}"
+        );
+        // Convolution of `count` uniform dice.
+        let mut dist = vec![1u64];
+        for _ in 0..spec.count {
+            let mut next = vec![0u64; dist.len() + spec.sides as usize];
+            for (total, &ways) in dist.iter().enumerate() {
+                for face in 1..=spec.sides as usize {
+                    next[total + face] += ways;
+                }
+            }
+            dist = next;
+        }
+        let outcomes: u64 = dist.iter().sum();
+        let mut at_least = vec![0u64; dist.len() + 1];
+        for t in (0..dist.len()).rev() {
+            at_least[t] = at_least[t + 1] + dist[t];
+        }
+        Odds {
+            spec,
+            outcomes,
+            at_least,
+            exactly: dist,
+        }
+    }
+
+    pub fn spec(&self) -> DiceSpec {
+        self.spec
+    }
+
+    /// P(total ≥ difficulty), exact. Difficulties below the minimum always succeed.
+    pub fn success(&self, difficulty: i32) -> Probability {
+        let favourable = if difficulty <= 0 {
+            self.outcomes
+        } else {
+            self.at_least.get(difficulty as usize).copied().unwrap_or(0)
+        };
+        Probability {
+            favourable,
+            outcomes: self.outcomes,
+        }
+    }
+
+    /// P(total = t), exact.
+    pub fn exactly(&self, total: u32) -> Probability {
+        let favourable = self.exactly.get(total as usize).copied().unwrap_or(0);
+        Probability {
+            favourable,
+            outcomes: self.outcomes,
+        }
+    }
+
+    /// Iterates (total, probability of exactly that total) over every possible total.
+    pub fn totals(&self) -> impl Iterator<Item = (u32, Probability)> + '_ {
+        (self.spec.min_total()..=self.spec.max_total()).map(|t| (t, self.exactly(t)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn three_d6_reaching_8_is_181_of_216() {
+        let o = Odds::new(DiceSpec::D3D6);
+        let p = o.success(8);
+        assert_eq!((p.favourable, p.outcomes), (181, 216));
+        assert_eq!(format!("{:.2}", p.as_f64() * 100.0), "83.80");
+    }
+
+    #[test]
+    fn edges() {
+        let o = Odds::new(DiceSpec::D3D6);
+        assert_eq!(o.success(3).favourable, 216);
+        assert_eq!(o.success(4).favourable, 215);
+        assert_eq!(o.success(18).favourable, 1);
+        assert_eq!(o.success(19).favourable, 0);
+        assert_eq!(o.success(-5).favourable, 216);
+        assert_eq!(o.totals().map(|(_, p)| p.favourable).sum::<u64>(), 216);
+    }
+
+    #[test]
+    fn matches_brute_force() {
+        let o = Odds::new(DiceSpec::D3D6);
+        for d in 3..=18 {
+            let mut n = 0;
+            for a in 1..=6 {
+                for b in 1..=6 {
+                    for c in 1..=6 {
+                        if a + b + c >= d {
+                            n += 1;
+                        }
+                    }
+                }
+            }
+            assert_eq!(o.success(d).favourable, n, "difficulty {d}");
+        }
+    }
+}

@@ -1,0 +1,14 @@
+//! Expressions: evalexpr syntax in content, parsed once, compiled to slot closures.
+//!
+//! Semantics (documented in ARCHITECTURE.md): every value is an `f64`; comparisons and `&&`, `||`,
+//! `!` give conditions usable in `if(cond, a, b)` and `requires`; angles are in degrees.
+
+mod ast;
+mod builtins;
+mod compile;
+
+pub use ast::{Ast, BinOp, ParseError, parse};
+pub use builtins::{Builtin, DECIMAL_TOLERANCE, atan2_deg, ceil, clamp, floor, round};
+pub use compile::{
+    CompileError, Compiled, Frame, Hint, Lookup, Scope, Slot, compile, compile_condition,
+};

@@ -1,0 +1,11 @@
+//! Microfut: a data-driven rules engine for a football game resolved like a tabletop RPG.
+//!
+//! Data flows one way: `catalog` (versioned, fingerprinted content) → `ruleset` (compiled) →
+//! `pipeline` (resolution with contributions) → higher layers. See ARCHITECTURE.md.
+
+pub mod catalog;
+pub mod cli;
+pub mod dice;
+pub mod expr;
+pub mod pipeline;
+pub mod ruleset;

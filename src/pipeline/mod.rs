@@ -1,0 +1,213 @@
+//! Resolution: evaluating a compiled pipeline into a value, a difficulty, an exact probability
+//! and, when asked, every contribution to the value.
+//!
+//! `resolve` is the hot path: no allocation, no string, locals on the stack. `resolve_traced`
+//! does the same work and also records one entry per stage into a caller-owned buffer;
+//! `explain` turns those entries into labelled, sourced rows for people and JSON.
+
+mod explain;
+
+pub use explain::{ContributionView, Explanation, InputView};
+
+use crate::dice::{Dice, Probability};
+use crate::expr::{Frame, round};
+use crate::ruleset::{Inputs, MAX_LOCALS, Op, Pipeline};
+
+/// The outcome of evaluating a pipeline (no dice involved).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Resolution {
+    /// After the clamp.
+    pub value: f64,
+    /// Before the clamp: base with every modifier applied.
+    pub raw: f64,
+    /// `None` for derived values.
+    pub difficulty: Option<i32>,
+    pub probability: Option<Probability>,
+    /// False when a `requires` clause fails (e.g. the target is out of range).
+    pub possible: bool,
+    /// The first failed requirement, by index.
+    pub blocked_by: Option<usize>,
+}
+
+impl Resolution {
+    /// Success probability as a float, 0 when impossible or not an action.
+    pub fn chance(&self) -> f64 {
+        match (self.possible, self.probability) {
+            (true, Some(p)) => p.as_f64(),
+            _ => 0.0,
+        }
+    }
+
+    /// Rolls the dice against the difficulty.
+    pub fn roll(&self, dice: &mut Dice, pipeline: &Pipeline) -> Roll {
+        let total = dice.roll(pipeline.odds.spec());
+        self.with_total(total)
+    }
+
+    /// The margin a given dice total gives (for `--roll N` and tests).
+    pub fn with_total(&self, total: u32) -> Roll {
+        let difficulty = self.difficulty.unwrap_or(0);
+        let margin = total as i32 - difficulty;
+        Roll {
+            total,
+            margin,
+            success: self.possible && margin >= 0,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Roll {
+    pub total: u32,
+    pub margin: i32,
+    pub success: bool,
+}
+
+/// Which part of a pipeline an entry comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    Let(u16),
+    Require(u16),
+    Base,
+    Modifier(u16),
+    Clamp,
+}
+
+/// One recorded step: `amount` is the stage's own result; `after` the running value after it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Entry {
+    pub part: Part,
+    pub amount: f64,
+    /// For table stages, the table's input.
+    pub input: Option<f64>,
+    pub after: f64,
+}
+
+impl Pipeline {
+    /// Evaluates without recording anything. Allocation-free.
+    #[inline]
+    pub fn resolve(&self, inputs: &Inputs) -> Resolution {
+        self.run::<false>(inputs, &mut Vec::new())
+    }
+
+    /// Evaluates and records one entry per stage into `trace` (cleared first).
+    pub fn resolve_traced(&self, inputs: &Inputs, trace: &mut Vec<Entry>) -> Resolution {
+        trace.clear();
+        self.run::<true>(inputs, trace)
+    }
+
+    #[inline(always)]
+    fn run<const TRACE: bool>(&self, inputs: &Inputs, trace: &mut Vec<Entry>) -> Resolution {
+        let mut locals = [0.0f64; MAX_LOCALS];
+        let iv = inputs.values.as_slice();
+        for (i, s) in self.lets.iter().enumerate() {
+            let v = s.expr.eval(&Frame {
+                inputs: iv,
+                locals: &locals,
+            });
+            locals[s.local] = v;
+            if TRACE {
+                trace.push(Entry {
+                    part: Part::Let(i as u16),
+                    amount: v,
+                    input: None,
+                    after: v,
+                });
+            }
+        }
+        let mut possible = true;
+        let mut blocked_by = None;
+        for (i, r) in self.requires.iter().enumerate() {
+            let ok = (r.cond)(&Frame {
+                inputs: iv,
+                locals: &locals,
+            });
+            if !ok && possible {
+                possible = false;
+                blocked_by = Some(i);
+            }
+            if TRACE {
+                trace.push(Entry {
+                    part: Part::Require(i as u16),
+                    amount: if ok { 1.0 } else { 0.0 },
+                    input: None,
+                    after: 0.0,
+                });
+            }
+        }
+        let base = self.base.expr.eval(&Frame {
+            inputs: iv,
+            locals: &locals,
+        });
+        locals[self.base.local] = base;
+        let mut v = base;
+        if TRACE {
+            let input = self.base.probe.as_ref().map(|p| {
+                p.eval(&Frame {
+                    inputs: iv,
+                    locals: &locals,
+                })
+            });
+            trace.push(Entry {
+                part: Part::Base,
+                amount: base,
+                input,
+                after: v,
+            });
+        }
+        for (i, m) in self.modifiers.iter().enumerate() {
+            let a = m.expr.eval(&Frame {
+                inputs: iv,
+                locals: &locals,
+            });
+            locals[m.local] = a;
+            v = match m.op {
+                Op::Add => v + a,
+                Op::Mul => v * a,
+            };
+            if TRACE {
+                let input = m.probe.as_ref().map(|p| {
+                    p.eval(&Frame {
+                        inputs: iv,
+                        locals: &locals,
+                    })
+                });
+                trace.push(Entry {
+                    part: Part::Modifier(i as u16),
+                    amount: a,
+                    input,
+                    after: v,
+                });
+            }
+        }
+        let raw = v;
+        let value = match self.clamp {
+            Some((lo, hi)) => v.clamp(lo, hi),
+            None => v,
+        };
+        if TRACE && value != raw {
+            trace.push(Entry {
+                part: Part::Clamp,
+                amount: value - raw,
+                input: None,
+                after: value,
+            });
+        }
+        locals[self.value_local] = value;
+        let difficulty = self.difficulty.as_ref().map(|d| {
+            round(d.eval(&Frame {
+                inputs: iv,
+                locals: &locals,
+            })) as i32
+        });
+        let probability = difficulty.map(|d| self.odds.success(d));
+        Resolution {
+            value,
+            raw,
+            difficulty,
+            probability,
+            possible,
+            blocked_by,
+        }
+    }
+}

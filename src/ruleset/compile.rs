@@ -1,0 +1,1061 @@
+//! Compiling a Microfut revision: documents → a [`Ruleset`] of slot-indexed pipelines.
+//!
+//! This is also where content is checked for meaning. Every problem is collected with its file
+//! and JSON pointer; nothing stops at the first.
+
+use super::doc::*;
+use super::table::{Bin, Curve, Interval, RangeTable};
+use super::{
+    Lookups, Param, Pipeline, PipelineKind, Require, Ruleset, Stage, TableInfo, TableKind, Variable,
+};
+use crate::catalog::{Diagnostic, Revision};
+use crate::dice::Odds;
+use crate::expr::{self, Ast, CompileError, Lookup, Scope, Slot};
+use serde::de::DeserializeOwned;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+/// Locals a pipeline may hold (lets + base + modifiers + value); evaluation keeps them on the stack.
+pub const MAX_LOCALS: usize = 48;
+
+/// Reserved local names every pipeline gets.
+const BASE: &str = "base";
+const VALUE: &str = "value";
+
+struct Located<T> {
+    file: String,
+    pointer: String,
+    item: T,
+}
+
+/// Documents of one schema kind, deserialized, with their file names.
+fn documents<T: DeserializeOwned>(
+    rev: &Revision,
+    schema: &str,
+    out: &mut Vec<Diagnostic>,
+) -> Vec<(String, T)> {
+    let mut docs = Vec::new();
+    for (name, value) in &rev.documents {
+        if crate::catalog::declared_schema(value) == Some(schema) {
+            let file = rev.file(name);
+            match serde_json::from_value::<T>(value.clone()) {
+                Ok(d) => docs.push((file, d)),
+                Err(e) => out.push(Diagnostic::new(
+                    file,
+                    "",
+                    format!("cannot read as {schema}: {e}"),
+                )),
+            }
+        }
+    }
+    docs
+}
+
+pub fn compile(rev: &Revision) -> Result<Ruleset, Vec<Diagnostic>> {
+    let mut out: Vec<Diagnostic> = Vec::new();
+    if !rev.diagnostics.is_empty() {
+        return Err(rev.diagnostics.clone());
+    }
+
+    // Vocabulary.
+    let mut vars: Vec<Variable> = Vec::new();
+    let mut var_index: BTreeMap<String, usize> = BTreeMap::new();
+    for (file, doc) in documents::<VocabularyDoc>(rev, "vocabulary.schema.json", &mut out) {
+        for (i, v) in doc.variables.into_iter().enumerate() {
+            let pointer = format!("/variables/{i}");
+            if var_index.contains_key(&v.id) {
+                out.push(Diagnostic::new(
+                    &file,
+                    &pointer,
+                    format!("variable '{}' declared twice", v.id),
+                ));
+                continue;
+            }
+            let min = v.scale[0].unwrap_or(f64::NEG_INFINITY);
+            let max = v.scale[1].unwrap_or(f64::INFINITY);
+            if min > max {
+                out.push(Diagnostic::new(
+                    &file,
+                    format!("{pointer}/scale"),
+                    "scale minimum above maximum",
+                ));
+            }
+            if let Some(d) = v.default {
+                if d < min || d > max {
+                    out.push(Diagnostic::new(
+                        &file,
+                        format!("{pointer}/default"),
+                        format!("default {d} is outside the scale"),
+                    ));
+                }
+            }
+            var_index.insert(v.id.clone(), vars.len());
+            vars.push(Variable {
+                id: v.id,
+                kind: v.kind,
+                min,
+                max,
+                integer: v.integer,
+                default: v.default,
+                unit: v.unit,
+                values: v.values,
+                label: v.label,
+                source: format!("{file}#{pointer}"),
+            });
+        }
+    }
+
+    // Params.
+    let mut params: Vec<Param> = Vec::new();
+    let mut param_index: BTreeMap<String, usize> = BTreeMap::new();
+    for (file, doc) in documents::<ParamsDoc>(rev, "params.schema.json", &mut out) {
+        for (i, p) in doc.params.into_iter().enumerate() {
+            let pointer = format!("/params/{i}");
+            if param_index.contains_key(&p.id) || var_index.contains_key(&p.id) {
+                out.push(Diagnostic::new(
+                    &file,
+                    &pointer,
+                    format!("'{}' is already a variable or parameter", p.id),
+                ));
+                continue;
+            }
+            param_index.insert(p.id.clone(), params.len());
+            params.push(Param {
+                id: p.id,
+                value: p.value,
+                unit: p.unit,
+                label: p.label,
+                source: format!("{file}#{pointer}"),
+            });
+        }
+    }
+
+    // Tables and curves.
+    let mut tables: Vec<TableInfo> = Vec::new();
+    let mut table_index: BTreeMap<String, usize> = BTreeMap::new();
+    for (file, doc) in documents::<TablesDoc>(rev, "tables.schema.json", &mut out) {
+        for (i, t) in doc.tables.into_iter().enumerate() {
+            let pointer = format!("/tables/{i}");
+            if let Some(info) = range_table(&file, &pointer, t, &mut out) {
+                add_table(
+                    info,
+                    &mut tables,
+                    &mut table_index,
+                    &var_index,
+                    &param_index,
+                    &file,
+                    &pointer,
+                    &mut out,
+                );
+            }
+        }
+        for (i, c) in doc.curves.into_iter().enumerate() {
+            let pointer = format!("/curves/{i}");
+            if let Some(info) = curve(&file, &pointer, c, &mut out) {
+                add_table(
+                    info,
+                    &mut tables,
+                    &mut table_index,
+                    &var_index,
+                    &param_index,
+                    &file,
+                    &pointer,
+                    &mut out,
+                );
+            }
+        }
+    }
+
+    // Modifier library.
+    let mut library: BTreeMap<String, Located<StageDoc>> = BTreeMap::new();
+    for (file, doc) in documents::<ModifiersDoc>(rev, "modifiers.schema.json", &mut out) {
+        for (i, m) in doc.modifiers.into_iter().enumerate() {
+            let pointer = format!("/modifiers/{i}");
+            let Some(id) = m.id.clone() else {
+                out.push(Diagnostic::new(
+                    &file,
+                    &pointer,
+                    "a library modifier needs an id",
+                ));
+                continue;
+            };
+            if library.contains_key(&id) {
+                out.push(Diagnostic::new(
+                    &file,
+                    &pointer,
+                    format!("modifier '{id}' declared twice"),
+                ));
+                continue;
+            }
+            library.insert(
+                id,
+                Located {
+                    file: file.clone(),
+                    pointer,
+                    item: m,
+                },
+            );
+        }
+    }
+
+    // Resolution defaults and pipeline documents.
+    let mut resolution: Option<(String, ResolutionDoc)> = None;
+    let mut pipeline_docs: Vec<(PipelineKind, Located<PipelineDoc>)> = Vec::new();
+    for (file, doc) in documents::<PipelinesDoc>(rev, "pipelines.schema.json", &mut out) {
+        if let Some(r) = doc.resolution {
+            if resolution.is_some() {
+                out.push(Diagnostic::new(
+                    &file,
+                    "/resolution",
+                    "resolution defaults declared in two documents",
+                ));
+            } else {
+                resolution = Some((file.clone(), r));
+            }
+        }
+        for (i, p) in doc.pipelines.into_iter().enumerate() {
+            pipeline_docs.push((
+                PipelineKind::Action,
+                Located {
+                    file: file.clone(),
+                    pointer: format!("/pipelines/{i}"),
+                    item: p,
+                },
+            ));
+        }
+        for (i, p) in doc.derived.into_iter().enumerate() {
+            pipeline_docs.push((
+                PipelineKind::Derived,
+                Located {
+                    file: file.clone(),
+                    pointer: format!("/derived/{i}"),
+                    item: p,
+                },
+            ));
+        }
+    }
+    let has_actions = pipeline_docs
+        .iter()
+        .any(|(k, _)| *k == PipelineKind::Action);
+    let (res_file, res) = match resolution {
+        Some(r) => r,
+        None => {
+            if has_actions {
+                out.push(Diagnostic::new(
+                    rev.file("pipelines.json"),
+                    "",
+                    "action pipelines need \"resolution\" defaults (dice, clamp, difficulty)",
+                ));
+            }
+            (
+                String::new(),
+                ResolutionDoc {
+                    dice: crate::dice::DiceSpec::D3D6,
+                    clamp: [3.0, 17.0],
+                    difficulty: "0".into(),
+                },
+            )
+        }
+    };
+    if res.dice.count == 0 || res.dice.count > 12 || res.dice.sides < 2 {
+        out.push(Diagnostic::new(
+            &res_file,
+            "/resolution/dice",
+            "dice must be 1–12 dice of at least 2 sides",
+        ));
+    }
+    let odds = Arc::new(Odds::new(
+        if res.dice.count == 0 || res.dice.count > 12 || res.dice.sides < 2 {
+            crate::dice::DiceSpec::D3D6
+        } else {
+            res.dice
+        },
+    ));
+    if res.clamp[0] > res.clamp[1] {
+        out.push(Diagnostic::new(
+            &res_file,
+            "/resolution/clamp",
+            "clamp minimum above maximum",
+        ));
+    }
+    let difficulty_ast = match expr::parse(&res.difficulty) {
+        Ok(a) => Some(a),
+        Err(e) => {
+            out.push(Diagnostic::new(
+                &res_file,
+                "/resolution/difficulty",
+                e.to_string(),
+            ));
+            None
+        }
+    };
+
+    let lookups: Lookups = tables.iter().map(|t| (t.id.clone(), t.lookup())).collect();
+    let env = Env {
+        vars: &vars,
+        var_index: &var_index,
+        params: &params,
+        param_index: &param_index,
+        lookups: &lookups,
+    };
+
+    let mut pipelines: Vec<Pipeline> = Vec::new();
+    let mut pipeline_index: BTreeMap<String, usize> = BTreeMap::new();
+    let mut outputs: BTreeMap<usize, usize> = BTreeMap::new();
+    for (kind, loc) in &pipeline_docs {
+        let p = &loc.item;
+        if pipeline_index.contains_key(&p.id) {
+            out.push(Diagnostic::new(
+                &loc.file,
+                &loc.pointer,
+                format!("pipeline '{}' declared twice", p.id),
+            ));
+            continue;
+        }
+        let ctx = PipelineCtx {
+            env: &env,
+            library: &library,
+            kind: *kind,
+            res: &res,
+            difficulty: difficulty_ast.as_ref(),
+            res_file: &res_file,
+            odds: &odds,
+        };
+        if let Some(compiled) = compile_pipeline(&ctx, loc, &mut out) {
+            if let Some(o) = compiled.output {
+                if let Some(&other) = outputs.get(&o) {
+                    out.push(Diagnostic::new(
+                        &loc.file,
+                        format!("{}/output", loc.pointer),
+                        format!(
+                            "'{}' is already computed by pipeline '{}'",
+                            vars[o].id, pipelines[other].id
+                        ),
+                    ));
+                } else {
+                    outputs.insert(o, pipelines.len());
+                }
+            }
+            pipeline_index.insert(p.id.clone(), pipelines.len());
+            pipelines.push(compiled);
+        }
+    }
+
+    let derived_order = order_derived(&pipelines, &outputs, &vars, &mut out);
+
+    if !out.is_empty() {
+        out.sort();
+        out.dedup();
+        return Err(out);
+    }
+    Ok(Ruleset {
+        id: rev.ruleset.clone(),
+        version: rev.version.clone(),
+        fingerprint: rev.fingerprint.clone(),
+        vars,
+        var_index,
+        params,
+        param_index,
+        tables,
+        table_index,
+        pipelines,
+        pipeline_index,
+        derived_order,
+        odds,
+        revision: rev.clone(),
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn add_table(
+    info: TableInfo,
+    tables: &mut Vec<TableInfo>,
+    index: &mut BTreeMap<String, usize>,
+    vars: &BTreeMap<String, usize>,
+    params: &BTreeMap<String, usize>,
+    file: &str,
+    pointer: &str,
+    out: &mut Vec<Diagnostic>,
+) {
+    if index.contains_key(&info.id) {
+        out.push(Diagnostic::new(
+            file,
+            pointer,
+            format!("table '{}' declared twice", info.id),
+        ));
+    } else if expr::Builtin::by_name(&info.id).is_some() {
+        out.push(Diagnostic::new(
+            file,
+            format!("{pointer}/id"),
+            format!("'{}' is a builtin function name", info.id),
+        ));
+    } else if vars.contains_key(&info.id) || params.contains_key(&info.id) {
+        out.push(Diagnostic::new(
+            file,
+            format!("{pointer}/id"),
+            format!("'{}' is already a variable or parameter", info.id),
+        ));
+    } else {
+        index.insert(info.id.clone(), tables.len());
+        tables.push(info);
+    }
+}
+
+fn range_table(
+    file: &str,
+    pointer: &str,
+    t: TableDoc,
+    out: &mut Vec<Diagnostic>,
+) -> Option<TableInfo> {
+    let before = out.len();
+    let mut bins = Vec::new();
+    let mut bin_labels = Vec::new();
+    if t.scale[0] > t.scale[1] {
+        out.push(Diagnostic::new(
+            file,
+            format!("{pointer}/scale"),
+            "scale minimum above maximum",
+        ));
+    }
+    for (i, b) in t.bins.iter().enumerate() {
+        let bp = format!("{pointer}/bins/{i}");
+        let interval = match (&b.range, b.at) {
+            (Some(r), None) => match Interval::parse(r) {
+                Ok(iv) => iv,
+                Err(e) => {
+                    out.push(Diagnostic::new(file, format!("{bp}/range"), e));
+                    continue;
+                }
+            },
+            (None, Some(x)) => Interval::point(x),
+            _ => {
+                out.push(Diagnostic::new(
+                    file,
+                    &bp,
+                    "a bin has exactly one of \"range\" or \"at\"",
+                ));
+                continue;
+            }
+        };
+        if b.value < t.scale[0] || b.value > t.scale[1] {
+            out.push(Diagnostic::new(
+                file,
+                format!("{bp}/value"),
+                format!(
+                    "value {} is outside the table's declared scale [{}, {}]",
+                    b.value, t.scale[0], t.scale[1]
+                ),
+            ));
+        }
+        bins.push(Bin {
+            interval,
+            value: b.value,
+            tag: b.tag.clone(),
+        });
+        bin_labels.push(b.label.clone());
+    }
+    if bins.is_empty() && out.len() == before {
+        out.push(Diagnostic::new(
+            file,
+            format!("{pointer}/bins"),
+            "a table needs at least one bin",
+        ));
+    }
+    if out.len() > before {
+        return None;
+    }
+    // Bins are written in order; tiling is checked in that order so messages point at the bin.
+    let table = RangeTable {
+        id: t.id.clone(),
+        round_input: t.input.round,
+        bins,
+    };
+    let problems = table.check_tiling();
+    for (i, msg) in &problems {
+        out.push(Diagnostic::new(
+            file,
+            format!("{pointer}/bins/{i}"),
+            msg.clone(),
+        ));
+    }
+    if !problems.is_empty() {
+        return None;
+    }
+    Some(TableInfo {
+        id: t.id,
+        label: t.label,
+        input_label: t.input.label,
+        unit: t.input.unit,
+        scale: t.scale,
+        source: format!("{file}#{pointer}"),
+        bin_labels,
+        kind: TableKind::Range(Arc::new(table)),
+    })
+}
+
+fn curve(file: &str, pointer: &str, c: CurveDoc, out: &mut Vec<Diagnostic>) -> Option<TableInfo> {
+    let before = out.len();
+    if c.points.len() < 2 {
+        out.push(Diagnostic::new(
+            file,
+            format!("{pointer}/points"),
+            "a curve needs at least two points",
+        ));
+    }
+    for (i, w) in c.points.windows(2).enumerate() {
+        if w[1][0] <= w[0][0] {
+            out.push(Diagnostic::new(
+                file,
+                format!("{pointer}/points/{}", i + 1),
+                "curve points must have increasing x",
+            ));
+        }
+    }
+    for (i, p) in c.points.iter().enumerate() {
+        if p[1] < c.scale[0] || p[1] > c.scale[1] {
+            out.push(Diagnostic::new(
+                file,
+                format!("{pointer}/points/{i}"),
+                format!(
+                    "value {} is outside the curve's declared scale [{}, {}]",
+                    p[1], c.scale[0], c.scale[1]
+                ),
+            ));
+        }
+    }
+    if out.len() > before {
+        return None;
+    }
+    Some(TableInfo {
+        id: c.id.clone(),
+        label: c.label,
+        input_label: c.input.label,
+        unit: c.input.unit,
+        scale: c.scale,
+        source: format!("{file}#{pointer}"),
+        bin_labels: Vec::new(),
+        kind: TableKind::Curve(Arc::new(Curve {
+            id: c.id,
+            points: c.points.iter().map(|p| (p[0], p[1])).collect(),
+        })),
+    })
+}
+
+struct Env<'a> {
+    vars: &'a [Variable],
+    var_index: &'a BTreeMap<String, usize>,
+    params: &'a [Param],
+    param_index: &'a BTreeMap<String, usize>,
+    lookups: &'a Lookups,
+}
+
+/// The names visible to one expression: the pipeline's locals so far, then variables, then params.
+struct PipelineScope<'a> {
+    env: &'a Env<'a>,
+    locals: &'a [String],
+}
+
+impl Scope for PipelineScope<'_> {
+    fn variable(&self, name: &str) -> Option<Slot> {
+        if let Some(i) = self.locals.iter().position(|l| l == name) {
+            return Some(Slot::Local(i));
+        }
+        if let Some(&i) = self.env.var_index.get(name) {
+            return Some(Slot::Input(i));
+        }
+        self.env
+            .param_index
+            .get(name)
+            .map(|&i| Slot::Const(self.env.params[i].value))
+    }
+    fn function(&self, name: &str) -> Option<Arc<dyn Lookup>> {
+        self.env.lookups.get(name).cloned()
+    }
+    fn variable_names(&self) -> Vec<String> {
+        self.locals
+            .iter()
+            .cloned()
+            .chain(self.env.vars.iter().map(|v| v.id.clone()))
+            .chain(self.env.params.iter().map(|p| p.id.clone()))
+            .collect()
+    }
+    fn function_names(&self) -> Vec<String> {
+        self.env.lookups.keys().cloned().collect()
+    }
+}
+
+struct PipelineCtx<'a> {
+    env: &'a Env<'a>,
+    library: &'a BTreeMap<String, Located<StageDoc>>,
+    kind: PipelineKind,
+    res: &'a ResolutionDoc,
+    difficulty: Option<&'a Ast>,
+    res_file: &'a str,
+    odds: &'a Arc<Odds>,
+}
+
+/// Collects the variable slots read by an expression.
+fn record_inputs(ast: &Ast, env: &Env, locals: &[String], reads: &mut BTreeSet<usize>) {
+    for name in ast.variables() {
+        if !locals.iter().any(|l| l == name) {
+            if let Some(&i) = env.var_index.get(name) {
+                reads.insert(i);
+            }
+        }
+    }
+}
+
+fn compile_expr(
+    text: &str,
+    file: &str,
+    pointer: &str,
+    scope: &PipelineScope,
+    reads: &mut BTreeSet<usize>,
+    out: &mut Vec<Diagnostic>,
+    context: &str,
+) -> Option<expr::Compiled> {
+    let ast = match expr::parse(text) {
+        Ok(a) => a,
+        Err(e) => {
+            out.push(Diagnostic::new(file, pointer, format!("{context}{e}")));
+            return None;
+        }
+    };
+    record_inputs(&ast, scope.env, scope.locals, reads);
+    match expr::compile(&ast, scope) {
+        Ok(c) => Some(c),
+        Err(e) => {
+            out.push(Diagnostic::new(
+                file,
+                pointer,
+                format!("{context}{}", describe(&e)),
+            ));
+            None
+        }
+    }
+}
+
+fn describe(e: &CompileError) -> String {
+    e.to_string()
+}
+
+fn compile_pipeline(
+    ctx: &PipelineCtx,
+    loc: &Located<PipelineDoc>,
+    out: &mut Vec<Diagnostic>,
+) -> Option<Pipeline> {
+    let p = &loc.item;
+    let (file, ptr) = (loc.file.as_str(), loc.pointer.as_str());
+    let before = out.len();
+    let env = ctx.env;
+    let mut locals: Vec<String> = Vec::new();
+    let mut reads = BTreeSet::new();
+
+    let output = match (&p.output, ctx.kind) {
+        (Some(o), PipelineKind::Derived) => match env.var_index.get(o) {
+            Some(&i) => Some(i),
+            None => {
+                out.push(Diagnostic::new(
+                    file,
+                    format!("{ptr}/output"),
+                    format!("'{o}' is not a vocabulary variable"),
+                ));
+                None
+            }
+        },
+        (Some(_), PipelineKind::Action) => {
+            out.push(Diagnostic::new(
+                file,
+                format!("{ptr}/output"),
+                "action pipelines have no output variable; move it to \"derived\"",
+            ));
+            None
+        }
+        (None, _) => None,
+    };
+
+    let claim_local =
+        |id: &str, pointer: &str, locals: &mut Vec<String>, out: &mut Vec<Diagnostic>| -> usize {
+            if locals.iter().any(|l| l == id) {
+                out.push(Diagnostic::new(
+                    file,
+                    pointer,
+                    format!("'{id}' is defined twice in pipeline '{}'", p.id),
+                ));
+            } else if env.var_index.contains_key(id) || env.param_index.contains_key(id) {
+                out.push(Diagnostic::new(
+                    file,
+                    pointer,
+                    format!("'{id}' would hide the variable or parameter of that name"),
+                ));
+            }
+            locals.push(id.to_string());
+            locals.len() - 1
+        };
+
+    let mut lets = Vec::new();
+    for (i, l) in p.lets.iter().enumerate() {
+        let lp = format!("{ptr}/let/{i}");
+        let scope = PipelineScope {
+            env,
+            locals: &locals,
+        };
+        let compiled = compile_expr(
+            &l.expr,
+            file,
+            &format!("{lp}/expr"),
+            &scope,
+            &mut reads,
+            out,
+            "",
+        );
+        let slot = claim_local(&l.id, &format!("{lp}/id"), &mut locals, out);
+        if let Some(expr) = compiled {
+            lets.push(Stage {
+                id: l.id.clone(),
+                label: l.label.clone(),
+                op: Op::Add,
+                expr,
+                probe: None,
+                table: None,
+                local: slot,
+                source: format!("{file}#{lp}"),
+            });
+        }
+    }
+
+    let mut requires = Vec::new();
+    for (i, r) in p.requires.iter().enumerate() {
+        let rp = format!("{ptr}/requires/{i}/expr");
+        let scope = PipelineScope {
+            env,
+            locals: &locals,
+        };
+        match expr::parse(&r.expr) {
+            Ok(ast) => {
+                record_inputs(&ast, env, &locals, &mut reads);
+                match expr::compile_condition(&ast, &scope) {
+                    Ok(cond) => requires.push(Require {
+                        id: r.id.clone(),
+                        label: r.label.clone(),
+                        cond,
+                        source: format!("{file}#{ptr}/requires/{i}"),
+                    }),
+                    Err(e) => out.push(Diagnostic::new(file, &rp, describe(&e))),
+                }
+            }
+            Err(e) => out.push(Diagnostic::new(file, &rp, e.to_string())),
+        }
+    }
+
+    let base = stage(
+        ctx,
+        &p.base,
+        file,
+        &format!("{ptr}/base"),
+        BASE,
+        &locals,
+        &mut reads,
+        out,
+        "",
+    )
+    .map(|mut s| {
+        s.local = claim_local(BASE, &format!("{ptr}/base"), &mut locals, out);
+        s
+    });
+
+    let mut modifiers = Vec::new();
+    for (i, m) in p.modifiers.iter().enumerate() {
+        let mp = format!("{ptr}/modifiers/{i}");
+        let (doc, sfile, spointer, context) = match m {
+            ModifierRef::Named(name) => match ctx.library.get(name) {
+                Some(l) => (
+                    &l.item,
+                    l.file.as_str(),
+                    l.pointer.clone(),
+                    format!("(in pipeline '{}') ", p.id),
+                ),
+                None => {
+                    let hint = crate::expr::Hint(
+                        ctx.library
+                            .keys()
+                            .map(|k| (strsim::damerau_levenshtein(name, k), k))
+                            .filter(|(d, _)| *d <= 2)
+                            .min()
+                            .map(|(_, k)| k.clone()),
+                    );
+                    out.push(Diagnostic::new(
+                        file,
+                        &mp,
+                        format!("unknown modifier '{name}'{hint}"),
+                    ));
+                    continue;
+                }
+            },
+            ModifierRef::Inline(doc) => (doc, file, mp.clone(), String::new()),
+        };
+        let Some(id) = doc.id.clone() else {
+            out.push(Diagnostic::new(sfile, &spointer, "a modifier needs an id"));
+            continue;
+        };
+        if let Some(mut s) = stage(
+            ctx, doc, sfile, &spointer, &id, &locals, &mut reads, out, &context,
+        ) {
+            s.local = claim_local(&id, &mp, &mut locals, out);
+            modifiers.push(s);
+        }
+    }
+
+    let value_local = claim_local(VALUE, ptr, &mut locals, out);
+
+    let clamp = match (p.clamp, ctx.kind) {
+        (Some(c), _) => Some((c[0], c[1])),
+        (None, PipelineKind::Action) => Some((ctx.res.clamp[0], ctx.res.clamp[1])),
+        (None, PipelineKind::Derived) => None,
+    };
+    if let Some((lo, hi)) = clamp {
+        if lo > hi {
+            out.push(Diagnostic::new(
+                file,
+                format!("{ptr}/clamp"),
+                "clamp minimum above maximum",
+            ));
+        }
+    }
+    if let (Some(o), Some((lo, hi))) = (output, clamp) {
+        let v = &env.vars[o];
+        if lo < v.min || hi > v.max {
+            out.push(Diagnostic::new(
+                file,
+                format!("{ptr}/clamp"),
+                format!(
+                    "clamp [{lo}, {hi}] exceeds the scale of '{}' [{}, {}]",
+                    v.id, v.min, v.max
+                ),
+            ));
+        }
+    }
+
+    let difficulty = match (ctx.kind, ctx.difficulty) {
+        (PipelineKind::Action, Some(ast)) => {
+            let scope = PipelineScope {
+                env,
+                locals: &locals,
+            };
+            match expr::compile(ast, &scope) {
+                Ok(c) => Some(c),
+                Err(e) => {
+                    out.push(Diagnostic::new(
+                        ctx.res_file,
+                        "/resolution/difficulty",
+                        describe(&e),
+                    ));
+                    None
+                }
+            }
+        }
+        _ => None,
+    };
+
+    if locals.len() > MAX_LOCALS {
+        out.push(Diagnostic::new(
+            file,
+            ptr,
+            format!(
+                "pipeline '{}' uses {} named values; at most {MAX_LOCALS}",
+                p.id,
+                locals.len()
+            ),
+        ));
+    }
+    if out.len() > before {
+        return None;
+    }
+    Some(Pipeline {
+        id: p.id.clone(),
+        label: p.label.clone(),
+        kind: ctx.kind,
+        output,
+        lets,
+        requires,
+        base: base?,
+        modifiers,
+        clamp,
+        difficulty,
+        value_local,
+        n_locals: locals.len(),
+        inputs: reads.into_iter().collect(),
+        source: format!("{file}#{ptr}"),
+        odds: ctx.odds.clone(),
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn stage(
+    ctx: &PipelineCtx,
+    doc: &StageDoc,
+    file: &str,
+    pointer: &str,
+    id: &str,
+    locals: &[String],
+    reads: &mut BTreeSet<usize>,
+    out: &mut Vec<Diagnostic>,
+    context: &str,
+) -> Option<Stage> {
+    let scope = PipelineScope {
+        env: ctx.env,
+        locals,
+    };
+    match (&doc.expr, &doc.table, &doc.input) {
+        (Some(e), None, None) => {
+            let expr = compile_expr(
+                e,
+                file,
+                &format!("{pointer}/expr"),
+                &scope,
+                reads,
+                out,
+                context,
+            )?;
+            Some(Stage {
+                id: id.into(),
+                label: doc.label.clone(),
+                op: doc.op,
+                expr,
+                probe: None,
+                table: None,
+                local: 0,
+                source: format!("{file}#{pointer}"),
+            })
+        }
+        (None, Some(t), Some(input)) => {
+            if !ctx.env.lookups.contains_key(t) {
+                let hint = crate::expr::Hint(
+                    ctx.env
+                        .lookups
+                        .keys()
+                        .map(|k| (strsim::damerau_levenshtein(t, k), k))
+                        .filter(|(d, _)| *d <= 2)
+                        .min()
+                        .map(|(_, k)| k.clone()),
+                );
+                out.push(Diagnostic::new(
+                    file,
+                    format!("{pointer}/table"),
+                    format!("{context}stage names missing table '{t}'{hint}"),
+                ));
+                return None;
+            }
+            let probe = compile_expr(
+                input,
+                file,
+                &format!("{pointer}/input"),
+                &scope,
+                reads,
+                out,
+                context,
+            )?;
+            let text = format!("{t}({input})");
+            let expr = compile_expr(
+                &text,
+                file,
+                &format!("{pointer}/input"),
+                &scope,
+                reads,
+                out,
+                context,
+            )?;
+            Some(Stage {
+                id: id.into(),
+                label: doc.label.clone(),
+                op: doc.op,
+                expr,
+                probe: Some(probe),
+                table: Some(t.clone()),
+                local: 0,
+                source: format!("{file}#{pointer}"),
+            })
+        }
+        _ => {
+            out.push(Diagnostic::new(
+                file,
+                pointer,
+                "a stage has either \"expr\", or \"table\" with \"input\"",
+            ));
+            None
+        }
+    }
+}
+
+/// Topological order of derived pipelines with outputs; reports cycles.
+fn order_derived(
+    pipelines: &[Pipeline],
+    outputs: &BTreeMap<usize, usize>,
+    vars: &[Variable],
+    out: &mut Vec<Diagnostic>,
+) -> Vec<usize> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Mark {
+        New,
+        Active,
+        Done,
+    }
+    fn visit(
+        p: usize,
+        pipelines: &[Pipeline],
+        outputs: &BTreeMap<usize, usize>,
+        vars: &[Variable],
+        marks: &mut Vec<Mark>,
+        stack: &mut Vec<usize>,
+        order: &mut Vec<usize>,
+        out: &mut Vec<Diagnostic>,
+    ) {
+        match marks[p] {
+            Mark::Done => return,
+            Mark::Active => {
+                let start = stack.iter().position(|&s| s == p).unwrap_or(0);
+                let mut names: Vec<String> = stack[start..]
+                    .iter()
+                    .map(|&s| {
+                        pipelines[s]
+                            .output
+                            .map(|o| vars[o].id.clone())
+                            .unwrap_or_else(|| pipelines[s].id.clone())
+                    })
+                    .collect();
+                names.push(names[0].clone());
+                let (file, pointer) = split_source(&pipelines[p].source);
+                out.push(Diagnostic::new(
+                    file,
+                    pointer,
+                    format!("cycle between derived values: {}", names.join(" → ")),
+                ));
+                return;
+            }
+            Mark::New => {}
+        }
+        marks[p] = Mark::Active;
+        stack.push(p);
+        for &input in &pipelines[p].inputs {
+            if let Some(&q) = outputs.get(&input) {
+                visit(q, pipelines, outputs, vars, marks, stack, order, out);
+            }
+        }
+        stack.pop();
+        marks[p] = Mark::Done;
+        order.push(p);
+    }
+    let mut marks = vec![Mark::New; pipelines.len()];
+    let mut order = Vec::new();
+    let mut stack = Vec::new();
+    for &p in outputs.values() {
+        visit(
+            p, pipelines, outputs, vars, &mut marks, &mut stack, &mut order, out,
+        );
+    }
+    order
+}
+
+pub(crate) fn split_source(source: &str) -> (&str, &str) {
+    source.split_once('#').unwrap_or((source, ""))
+}

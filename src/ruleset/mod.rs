@@ -1,0 +1,280 @@
+//! The compiled ruleset: a revision's vocabulary, parameters, tables and pipelines, with every
+//! expression parsed once and every name bound to a slot.
+
+mod compile;
+pub mod doc;
+mod inputs;
+mod table;
+
+pub use compile::{MAX_LOCALS, compile};
+pub use doc::{Op, VarKind};
+pub use inputs::{InputError, Prepared};
+pub use table::{Bin, Curve, Interval, RangeTable};
+
+use crate::catalog::{Labels, Revision};
+use crate::dice::{DiceSpec, Odds};
+use crate::expr::{Compiled, Frame, Lookup};
+use semver::Version;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+pub(crate) type Lookups = BTreeMap<String, Arc<dyn Lookup>>;
+
+#[derive(Debug, Clone)]
+pub struct Variable {
+    pub id: String,
+    pub kind: VarKind,
+    pub min: f64,
+    pub max: f64,
+    pub integer: bool,
+    pub default: Option<f64>,
+    pub unit: Option<String>,
+    pub values: BTreeMap<String, f64>,
+    pub label: Labels,
+    pub source: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Param {
+    pub id: String,
+    pub value: f64,
+    pub unit: Option<String>,
+    pub label: Labels,
+    pub source: String,
+}
+
+#[derive(Debug, Clone)]
+pub enum TableKind {
+    Range(Arc<RangeTable>),
+    Curve(Arc<Curve>),
+}
+
+#[derive(Debug, Clone)]
+pub struct TableInfo {
+    pub id: String,
+    pub label: Labels,
+    pub input_label: Labels,
+    pub unit: Option<String>,
+    pub scale: [f64; 2],
+    pub source: String,
+    pub bin_labels: Vec<Option<Labels>>,
+    pub kind: TableKind,
+}
+
+impl TableInfo {
+    pub fn lookup(&self) -> Arc<dyn Lookup> {
+        match &self.kind {
+            TableKind::Range(t) => t.clone(),
+            TableKind::Curve(c) => c.clone(),
+        }
+    }
+    pub fn value(&self, x: f64) -> f64 {
+        self.lookup().lookup(x)
+    }
+    pub fn range(&self) -> Option<&Arc<RangeTable>> {
+        match &self.kind {
+            TableKind::Range(t) => Some(t),
+            TableKind::Curve(_) => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PipelineKind {
+    /// base → modifiers → clamp → difficulty, rolled against the dice.
+    Action,
+    /// A value computed from others (characteristics, POT, ranges, stamina costs).
+    Derived,
+}
+
+/// One stage of a pipeline: a `let`, the base, or a modifier.
+pub struct Stage {
+    pub id: String,
+    pub label: Labels,
+    pub op: Op,
+    pub expr: Compiled,
+    /// For table stages: the table's input, evaluated only when explaining.
+    pub probe: Option<Compiled>,
+    pub table: Option<String>,
+    pub local: usize,
+    /// `file#pointer` of the stage in content.
+    pub source: String,
+}
+
+pub struct Require {
+    pub id: String,
+    pub label: Labels,
+    pub cond: Box<dyn Fn(&Frame) -> bool + Send + Sync>,
+    pub source: String,
+}
+
+pub struct Pipeline {
+    pub id: String,
+    pub label: Labels,
+    pub kind: PipelineKind,
+    /// The vocabulary variable a derived pipeline computes.
+    pub output: Option<usize>,
+    pub lets: Vec<Stage>,
+    pub requires: Vec<Require>,
+    pub base: Stage,
+    pub modifiers: Vec<Stage>,
+    pub clamp: Option<(f64, f64)>,
+    pub difficulty: Option<Compiled>,
+    pub value_local: usize,
+    pub n_locals: usize,
+    /// Vocabulary slots the pipeline reads, sorted.
+    pub inputs: Vec<usize>,
+    pub source: String,
+    pub odds: Arc<Odds>,
+}
+
+/// A compiled revision.
+pub struct Ruleset {
+    pub id: String,
+    pub version: Version,
+    pub fingerprint: String,
+    pub vars: Vec<Variable>,
+    var_index: BTreeMap<String, usize>,
+    pub params: Vec<Param>,
+    param_index: BTreeMap<String, usize>,
+    pub tables: Vec<TableInfo>,
+    table_index: BTreeMap<String, usize>,
+    pub pipelines: Vec<Pipeline>,
+    pipeline_index: BTreeMap<String, usize>,
+    /// Derived pipelines with an output, dependencies first.
+    pub derived_order: Vec<usize>,
+    pub odds: Arc<Odds>,
+    /// The documents, for the modules above that read their own (sheets, match engine).
+    pub revision: Revision,
+}
+
+/// A name the Rust code needs from content, missing from this revision.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("revision {revision} has no {what} '{name}', which the {needed_by} needs")]
+pub struct Missing {
+    pub revision: String,
+    pub what: &'static str,
+    pub name: String,
+    pub needed_by: &'static str,
+}
+
+impl Ruleset {
+    pub fn label(&self) -> String {
+        format!("{} {}", self.id, self.version)
+    }
+
+    pub fn dice(&self) -> DiceSpec {
+        self.odds.spec()
+    }
+
+    pub fn var(&self, id: &str) -> Option<usize> {
+        self.var_index.get(id).copied()
+    }
+    pub fn param(&self, id: &str) -> Option<f64> {
+        self.param_index.get(id).map(|&i| self.params[i].value)
+    }
+    pub fn table(&self, id: &str) -> Option<&TableInfo> {
+        self.table_index.get(id).map(|&i| &self.tables[i])
+    }
+    pub fn pipeline(&self, id: &str) -> Option<&Pipeline> {
+        self.pipeline_index.get(id).map(|&i| &self.pipelines[i])
+    }
+    pub fn pipeline_index(&self, id: &str) -> Option<usize> {
+        self.pipeline_index.get(id).copied()
+    }
+
+    fn missing(&self, what: &'static str, name: &str, needed_by: &'static str) -> Missing {
+        Missing {
+            revision: self.label(),
+            what,
+            name: name.into(),
+            needed_by,
+        }
+    }
+    /// Lookups for names the code relies on, failing with a message naming what is missing.
+    pub fn need_var(&self, id: &str, by: &'static str) -> Result<usize, Missing> {
+        self.var(id).ok_or_else(|| self.missing("variable", id, by))
+    }
+    pub fn need_param(&self, id: &str, by: &'static str) -> Result<f64, Missing> {
+        self.param(id)
+            .ok_or_else(|| self.missing("parameter", id, by))
+    }
+    pub fn need_table(&self, id: &str, by: &'static str) -> Result<&TableInfo, Missing> {
+        self.table(id).ok_or_else(|| self.missing("table", id, by))
+    }
+    pub fn need_range_table(&self, id: &str, by: &'static str) -> Result<Arc<RangeTable>, Missing> {
+        self.table(id)
+            .and_then(|t| t.range().cloned())
+            .ok_or_else(|| self.missing("range table", id, by))
+    }
+    pub fn need_pipeline(&self, id: &str, by: &'static str) -> Result<usize, Missing> {
+        self.pipeline_index(id)
+            .ok_or_else(|| self.missing("pipeline", id, by))
+    }
+
+    /// Inputs with every defaulted variable at its default and the rest at 0.
+    pub fn inputs(&self) -> Inputs {
+        Inputs {
+            values: self.vars.iter().map(|v| v.default.unwrap_or(0.0)).collect(),
+        }
+    }
+
+    /// Fills the derived variables `needed` (and what they depend on) that were not provided,
+    /// from the derived pipelines whose own inputs are known, in dependency order. `known[i]`
+    /// says whether slot i is known; it is updated. Returns the slots computed.
+    pub fn complete(
+        &self,
+        inputs: &mut Inputs,
+        known: &mut [bool],
+        needed: &[usize],
+    ) -> Vec<usize> {
+        // Walk dependencies backwards from what is needed, stopping at what is already known.
+        let mut wanted = vec![false; self.vars.len()];
+        let mut stack: Vec<usize> = needed.iter().copied().filter(|&i| !known[i]).collect();
+        while let Some(v) = stack.pop() {
+            if wanted[v] || known[v] {
+                continue;
+            }
+            wanted[v] = true;
+            if let Some(p) = self
+                .derived_order
+                .iter()
+                .map(|&p| &self.pipelines[p])
+                .find(|p| p.output == Some(v))
+            {
+                stack.extend(p.inputs.iter().copied());
+            }
+        }
+        let mut computed = Vec::new();
+        for &p in &self.derived_order {
+            let pl = &self.pipelines[p];
+            let out = pl.output.expect("ordered pipelines have outputs");
+            if !wanted[out] || known[out] || !pl.inputs.iter().all(|&i| known[i]) {
+                continue;
+            }
+            let r = pl.resolve(inputs);
+            inputs.values[out] = r.value;
+            known[out] = true;
+            computed.push(out);
+        }
+        computed
+    }
+}
+
+/// One value per vocabulary variable, indexed by slot. Built once and reused: resolving reads it
+/// and never allocates.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Inputs {
+    pub values: Vec<f64>,
+}
+
+impl Inputs {
+    #[inline]
+    pub fn set(&mut self, slot: usize, v: f64) {
+        self.values[slot] = v;
+    }
+    #[inline]
+    pub fn get(&self, slot: usize) -> f64 {
+        self.values[slot]
+    }
+}
