@@ -4,7 +4,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-fn collect(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = fs::read_dir(dir) else {
         return;
     };
@@ -12,7 +12,7 @@ fn collect(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
     entries.sort();
     for p in entries {
         if p.is_dir() {
-            collect(root, &p, out);
+            collect(&p, out);
         } else if p.extension().is_some_and(|e| e == "json") {
             out.push(p);
         }
@@ -26,17 +26,10 @@ fn main() {
         let root = manifest_dir.join(top);
         println!("cargo:rerun-if-changed={}", root.display());
         let mut files = Vec::new();
-        collect(&manifest_dir, &root, &mut files);
+        collect(&root, &mut files);
         for f in files {
-            let rel = f
-                .strip_prefix(&manifest_dir)
-                .unwrap()
-                .to_string_lossy()
-                .replace('\\', "/");
-            code.push_str(&format!(
-                "    ({rel:?}, include_bytes!({:?})),\n",
-                f.display().to_string()
-            ));
+            let rel = f.strip_prefix(&manifest_dir).unwrap().to_string_lossy().replace('\\', "/");
+            code.push_str(&format!("    ({rel:?}, include_bytes!({:?})),\n", f.display().to_string()));
         }
     }
     code.push_str("];\n");

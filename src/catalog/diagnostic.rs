@@ -13,16 +13,8 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    pub fn new(
-        file: impl Into<String>,
-        pointer: impl Into<String>,
-        message: impl Into<String>,
-    ) -> Self {
-        Diagnostic {
-            file: file.into(),
-            pointer: pointer.into(),
-            message: message.into(),
-        }
+    pub fn new(file: impl Into<String>, pointer: impl Into<String>, message: impl Into<String>) -> Self {
+        Diagnostic { file: file.into(), pointer: pointer.into(), message: message.into() }
     }
 }
 

@@ -13,8 +13,8 @@ pub fn fingerprint(documents: &BTreeMap<String, Value>) -> String {
     for (name, doc) in documents {
         all.insert(name.clone(), doc.clone());
     }
-    let canonical = serde_json_canonicalizer::to_vec(&Value::Object(all))
-        .expect("serde_json values always canonicalize");
+    let canonical =
+        serde_json_canonicalizer::to_vec(&Value::Object(all)).expect("serde_json values always canonicalize");
     let digest = Sha256::digest(&canonical);
     let mut hex = String::with_capacity(7 + 64);
     hex.push_str("sha256:");

@@ -60,9 +60,6 @@ impl CatalogFile {
         self.published.iter().find(|e| e.version == version)
     }
     pub fn by_version(&self) -> BTreeMap<&str, &PublishedEntry> {
-        self.published
-            .iter()
-            .map(|e| (e.version.as_str(), e))
-            .collect()
+        self.published.iter().map(|e| (e.version.as_str(), e)).collect()
     }
 }

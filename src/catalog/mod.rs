@@ -83,37 +83,19 @@ pub enum CatalogError {
     #[error("'{0}' is not a version (expected semver such as 0.5.0)")]
     BadVersion(String),
     #[error("ruleset {ruleset} has no revision {version} (available: {available})")]
-    MissingRevision {
-        ruleset: String,
-        version: String,
-        available: String,
-    },
+    MissingRevision { ruleset: String, version: String, available: String },
     #[error("ruleset {0} has no published revision; name a draft with --revision")]
     NothingPublished(String),
-    #[error(
-        "revision {revision} has {count} content error(s), first: {first}; run `microfut validate`"
-    )]
-    Invalid {
-        revision: String,
-        count: usize,
-        first: String,
-    },
+    #[error("revision {revision} has {count} content error(s), first: {first}; run `microfut validate`")]
+    Invalid { revision: String, count: usize, first: String },
     #[error(
         "revision {revision} requires engine {requirement}, but this is engine {engine}; use an engine that satisfies the requirement"
     )]
-    EngineMismatch {
-        revision: String,
-        requirement: String,
-        engine: String,
-    },
+    EngineMismatch { revision: String, requirement: String, engine: String },
     #[error(
         "revision {revision} has fingerprint {actual}, but the run was made with {expected}: the content changed since, so the run cannot be replayed on it"
     )]
-    FingerprintMismatch {
-        revision: String,
-        expected: String,
-        actual: String,
-    },
+    FingerprintMismatch { revision: String, expected: String, actual: String },
 }
 
 impl Catalog {
@@ -121,8 +103,7 @@ impl Catalog {
     pub fn load(tree: &ContentTree) -> Catalog {
         let mut rulesets: BTreeMap<String, RulesetEntry> = BTreeMap::new();
         let mut diagnostics = Vec::new();
-        let mut revision_files: BTreeMap<(String, String), BTreeMap<String, &[u8]>> =
-            BTreeMap::new();
+        let mut revision_files: BTreeMap<(String, String), BTreeMap<String, &[u8]>> = BTreeMap::new();
 
         for (path, bytes) in &tree.files {
             let parts: Vec<&str> = path.split('/').collect();
@@ -137,37 +118,23 @@ impl Catalog {
             }
             let entry = rulesets
                 .entry(ruleset.clone())
-                .or_insert_with(|| RulesetEntry {
-                    id: ruleset.clone(),
-                    ..Default::default()
-                });
+                .or_insert_with(|| RulesetEntry { id: ruleset.clone(), ..Default::default() });
             match parts.as_slice() {
                 [_, "catalog.json"] => {
-                    if let Some(doc) = parse_json(path, bytes, &mut diagnostics) {
-                        if validate_as(path, "catalog.schema.json", &doc, &mut diagnostics) {
-                            match serde_json::from_value::<CatalogFile>(doc) {
-                                Ok(c) => entry.catalog = Some(c),
-                                Err(e) => diagnostics.push(Diagnostic::new(
-                                    path.as_str(),
-                                    "",
-                                    e.to_string(),
-                                )),
-                            }
+                    if let Some(doc) = parse_json(path, bytes, &mut diagnostics)
+                        && validate_as(path, "catalog.schema.json", &doc, &mut diagnostics)
+                    {
+                        match serde_json::from_value::<CatalogFile>(doc) {
+                            Ok(c) => entry.catalog = Some(c),
+                            Err(e) => diagnostics.push(Diagnostic::new(path.as_str(), "", e.to_string())),
                         }
                     }
                 }
                 [_, dir, file] if Version::parse(dir).is_ok() => {
-                    revision_files
-                        .entry((ruleset, dir.to_string()))
-                        .or_default()
-                        .insert(file.to_string(), bytes);
+                    revision_files.entry((ruleset, dir.to_string())).or_default().insert(file.to_string(), bytes);
                 }
                 [_, dir, ..] if Version::parse(dir).is_ok() => {
-                    diagnostics.push(Diagnostic::new(
-                        path,
-                        "",
-                        "revision folders hold documents only, no sub-folders",
-                    ));
+                    diagnostics.push(Diagnostic::new(path, "", "revision folders hold documents only, no sub-folders"));
                 }
                 [_, rest @ ..] => {
                     if let Some(doc) = parse_json(path, bytes, &mut diagnostics) {
@@ -180,20 +147,12 @@ impl Catalog {
 
         for ((ruleset, dir), files) in revision_files {
             let rev = load_revision(&ruleset, &dir, &files);
-            rulesets
-                .get_mut(&ruleset)
-                .expect("created above")
-                .revisions
-                .insert(rev.version.clone(), rev);
+            rulesets.get_mut(&ruleset).expect("created above").revisions.insert(rev.version.clone(), rev);
         }
         for entry in rulesets.values_mut() {
             check_catalog(entry, &mut diagnostics);
         }
-        Catalog {
-            tree_origin: tree.origin.clone(),
-            rulesets,
-            diagnostics,
-        }
+        Catalog { tree_origin: tree.origin.clone(), rulesets, diagnostics }
     }
 
     /// Every diagnostic: catalog-level first, then each revision's.
@@ -209,37 +168,22 @@ impl Catalog {
 
     pub fn ruleset(&self, id: &str) -> Result<&RulesetEntry, CatalogError> {
         self.rulesets.get(id).ok_or_else(|| {
-            CatalogError::UnknownRuleset(
-                id.into(),
-                self.rulesets.keys().cloned().collect::<Vec<_>>().join(", "),
-            )
+            CatalogError::UnknownRuleset(id.into(), self.rulesets.keys().cloned().collect::<Vec<_>>().join(", "))
         })
     }
 
     /// A usable revision: the named one, or the newest published. Refuses a revision with content
     /// errors or one whose engine requirement excludes this engine.
-    pub fn revision(
-        &self,
-        ruleset: &str,
-        version: Option<&str>,
-    ) -> Result<&Revision, CatalogError> {
+    pub fn revision(&self, ruleset: &str, version: Option<&str>) -> Result<&Revision, CatalogError> {
         let entry = self.ruleset(ruleset)?;
         let rev = match version {
             Some(v) => {
                 let parsed = Version::parse(v).map_err(|_| CatalogError::BadVersion(v.into()))?;
-                entry
-                    .revisions
-                    .get(&parsed)
-                    .ok_or_else(|| CatalogError::MissingRevision {
-                        ruleset: ruleset.into(),
-                        version: v.into(),
-                        available: entry
-                            .revisions
-                            .keys()
-                            .map(|k| k.to_string())
-                            .collect::<Vec<_>>()
-                            .join(", "),
-                    })?
+                entry.revisions.get(&parsed).ok_or_else(|| CatalogError::MissingRevision {
+                    ruleset: ruleset.into(),
+                    version: v.into(),
+                    available: entry.revisions.keys().map(|k| k.to_string()).collect::<Vec<_>>().join(", "),
+                })?
             }
             None => entry
                 .revisions
@@ -260,12 +204,7 @@ impl Catalog {
     }
 
     /// The revision a run was made with, refusing it when its files changed since.
-    pub fn pinned(
-        &self,
-        ruleset: &str,
-        version: &str,
-        fingerprint: &str,
-    ) -> Result<&Revision, CatalogError> {
+    pub fn pinned(&self, ruleset: &str, version: &str, fingerprint: &str) -> Result<&Revision, CatalogError> {
         let rev = self.revision(ruleset, Some(version))?;
         if rev.fingerprint != fingerprint {
             return Err(CatalogError::FingerprintMismatch {
@@ -284,9 +223,7 @@ pub fn check_engine(rev: &Revision) -> Result<(), CatalogError> {
         return Ok(());
     };
     let engine = engine_version();
-    let ok = VersionReq::parse(&m.engine)
-        .map(|req| req.matches(&engine))
-        .unwrap_or(false);
+    let ok = VersionReq::parse(&m.engine).map(|req| req.matches(&engine)).unwrap_or(false);
     if ok {
         Ok(())
     } else {
@@ -305,11 +242,7 @@ fn parse_json(file: &str, bytes: &[u8], out: &mut Vec<Diagnostic>) -> Option<Val
             out.push(Diagnostic::new(
                 file,
                 "",
-                format!(
-                    "malformed JSON at line {} column {}: {e}",
-                    e.line(),
-                    e.column()
-                ),
+                format!("malformed JSON at line {} column {}: {e}", e.line(), e.column()),
             ));
             None
         }
@@ -338,23 +271,11 @@ fn load_revision(ruleset: &str, dir: &str, files: &BTreeMap<String, &[u8]>) -> R
                 let schema = schema.to_string();
                 validate_schema(&file, &schema, doc, &mut diagnostics);
             }
-            None => diagnostics.push(Diagnostic::new(
-                file,
-                "",
-                "missing \"$schema\": every document names its schema",
-            )),
+            None => diagnostics.push(Diagnostic::new(file, "", "missing \"$schema\": every document names its schema")),
         }
     }
     let fingerprint = fingerprint(&documents);
-    Revision {
-        ruleset: ruleset.into(),
-        version,
-        dir: rev_dir,
-        manifest,
-        documents,
-        fingerprint,
-        diagnostics,
-    }
+    Revision { ruleset: ruleset.into(), version, dir: rev_dir, manifest, documents, fingerprint, diagnostics }
 }
 
 fn check_manifest(
@@ -366,11 +287,7 @@ fn check_manifest(
 ) -> Option<Manifest> {
     let file = format!("{rev_dir}/manifest.json");
     let Some(doc) = documents.get("manifest.json") else {
-        out.push(Diagnostic::new(
-            file,
-            "",
-            "a revision needs a manifest.json",
-        ));
+        out.push(Diagnostic::new(file, "", "a revision needs a manifest.json"));
         return None;
     };
     if !validate_as(&file, "manifest.schema.json", doc, out) {
@@ -384,11 +301,7 @@ fn check_manifest(
         }
     };
     if m.id != ruleset {
-        out.push(Diagnostic::new(
-            &file,
-            "/id",
-            format!("manifest id '{}' but the folder is {ruleset}/", m.id),
-        ));
+        out.push(Diagnostic::new(&file, "/id", format!("manifest id '{}' but the folder is {ruleset}/", m.id)));
     }
     if m.version != dir {
         out.push(Diagnostic::new(
@@ -398,20 +311,12 @@ fn check_manifest(
         ));
     }
     if let Err(e) = VersionReq::parse(&m.engine) {
-        out.push(Diagnostic::new(
-            &file,
-            "/engine",
-            format!("'{}' is not a semver requirement: {e}", m.engine),
-        ));
+        out.push(Diagnostic::new(&file, "/engine", format!("'{}' is not a semver requirement: {e}", m.engine)));
     }
-    if let Some(p) = &m.parent {
-        if Version::parse(p).is_err() {
-            out.push(Diagnostic::new(
-                &file,
-                "/parent",
-                format!("'{p}' is not a version"),
-            ));
-        }
+    if let Some(p) = &m.parent
+        && Version::parse(p).is_err()
+    {
+        out.push(Diagnostic::new(&file, "/parent", format!("'{p}' is not a version")));
     }
     for (i, d) in m.documents.iter().enumerate() {
         if !documents.contains_key(d) {
@@ -424,11 +329,7 @@ fn check_manifest(
     }
     for name in documents.keys() {
         if name != "manifest.json" && !m.documents.contains(name) {
-            out.push(Diagnostic::new(
-                &file,
-                "/documents",
-                format!("{name} is in the folder but not listed"),
-            ));
+            out.push(Diagnostic::new(&file, "/documents", format!("{name} is in the folder but not listed")));
         }
     }
     Some(m)
@@ -469,17 +370,12 @@ fn check_catalog(entry: &mut RulesetEntry, out: &mut Vec<Diagnostic>) {
         }
     };
     for (version, e) in &published {
-        let found = Version::parse(version)
-            .ok()
-            .and_then(|v| entry.revisions.get_mut(&v));
+        let found = Version::parse(version).ok().and_then(|v| entry.revisions.get_mut(&v));
         let Some(rev) = found else {
             out.push(Diagnostic::new(
                 &cat_file,
                 "/published",
-                format!(
-                    "records {version}, but there is no folder {}/{version}/",
-                    entry.id
-                ),
+                format!("records {version}, but there is no folder {}/{version}/", entry.id),
             ));
             continue;
         };
@@ -502,9 +398,7 @@ fn check_catalog(entry: &mut RulesetEntry, out: &mut Vec<Diagnostic>) {
         }
     }
     for rev in entry.revisions.values_mut() {
-        if rev.status() == Some(Status::Published)
-            && !published.contains_key(&rev.version.to_string())
-        {
+        if rev.status() == Some(Status::Published) && !published.contains_key(&rev.version.to_string()) {
             rev.diagnostics.push(Diagnostic::new(
                 rev.file("manifest.json"),
                 "/status",

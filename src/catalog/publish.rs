@@ -14,32 +14,17 @@ pub enum PublishError {
     #[error("'{0}' is not a version (expected semver such as 0.5.1)")]
     BadVersion(String),
     #[error("ruleset {ruleset} has no revision folder {version} under {dir}")]
-    Missing {
-        ruleset: String,
-        version: String,
-        dir: String,
-    },
-    #[error(
-        "{0} is already published and published revisions are immutable; copy it to a new version to change it"
-    )]
+    Missing { ruleset: String, version: String, dir: String },
+    #[error("{0} is already published and published revisions are immutable; copy it to a new version to change it")]
     AlreadyPublished(String),
     #[error("{revision} does not validate ({} error(s)); nothing was written:\n{}", .diagnostics.len(), render(.diagnostics))]
-    Invalid {
-        revision: String,
-        diagnostics: Vec<Diagnostic>,
-    },
+    Invalid { revision: String, diagnostics: Vec<Diagnostic> },
     #[error("cannot write {path}: {source}")]
-    Io {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    Io { path: PathBuf, source: std::io::Error },
 }
 
 fn render(d: &[Diagnostic]) -> String {
-    d.iter()
-        .map(|d| format!("  {d}"))
-        .collect::<Vec<_>>()
-        .join("\n")
+    d.iter().map(|d| format!("  {d}")).collect::<Vec<_>>().join("\n")
 }
 
 #[derive(Debug, Clone)]
@@ -62,16 +47,12 @@ pub fn publish(
     let tree = ContentTree::from_dir(dir)?;
     let catalog = Catalog::load(&tree);
     let entry = catalog.rulesets.get(ruleset);
-    let rev = entry
-        .and_then(|e| e.revisions.get(&parsed))
-        .ok_or_else(|| PublishError::Missing {
-            ruleset: ruleset.into(),
-            version: version.into(),
-            dir: dir.display().to_string(),
-        })?;
-    let recorded = entry
-        .and_then(|e| e.catalog.as_ref())
-        .is_some_and(|c| c.entry(version).is_some());
+    let rev = entry.and_then(|e| e.revisions.get(&parsed)).ok_or_else(|| PublishError::Missing {
+        ruleset: ruleset.into(),
+        version: version.into(),
+        dir: dir.display().to_string(),
+    })?;
+    let recorded = entry.and_then(|e| e.catalog.as_ref()).is_some_and(|c| c.entry(version).is_some());
     if recorded || rev.status() == Some(Status::Published) {
         return Err(PublishError::AlreadyPublished(rev.label()));
     }
@@ -80,10 +61,7 @@ pub fn publish(
         problems.extend(check(rev));
     }
     if !problems.is_empty() {
-        return Err(PublishError::Invalid {
-            revision: rev.label(),
-            diagnostics: problems,
-        });
+        return Err(PublishError::Invalid { revision: rev.label(), diagnostics: problems });
     }
 
     // Mark published, then fingerprint what will be on disk.
@@ -94,36 +72,25 @@ pub fn publish(
     let fingerprint = super::fingerprint(&documents);
 
     let catalog_path = dir.join(ruleset).join("catalog.json");
-    let mut cat = entry
-        .and_then(|e| e.catalog.clone())
-        .unwrap_or_else(|| CatalogFile {
-            schema: "../../schemas/catalog.schema.json".into(),
-            ruleset: ruleset.into(),
-            label: rev
-                .manifest
-                .as_ref()
-                .map(|m| m.label.clone())
-                .unwrap_or_else(Labels::default),
-            published: Vec::new(),
-        });
+    let mut cat = entry.and_then(|e| e.catalog.clone()).unwrap_or_else(|| CatalogFile {
+        schema: "../../schemas/catalog.schema.json".into(),
+        ruleset: ruleset.into(),
+        label: rev.manifest.as_ref().map(|m| m.label.clone()).unwrap_or_else(Labels::default),
+        published: Vec::new(),
+    });
     cat.published.push(PublishedEntry {
         version: version.into(),
         fingerprint: fingerprint.clone(),
         published_on: today.into(),
     });
     cat.published.sort_by(|a, b| {
-        let (va, vb) = (
-            Version::parse(&a.version).ok(),
-            Version::parse(&b.version).ok(),
-        );
+        let (va, vb) = (Version::parse(&a.version).ok(), Version::parse(&b.version).ok());
         va.cmp(&vb)
     });
 
     let manifest_path = dir.join(ruleset).join(version).join("manifest.json");
-    let old_manifest = fs::read(&manifest_path).map_err(|source| PublishError::Io {
-        path: manifest_path.clone(),
-        source,
-    })?;
+    let old_manifest =
+        fs::read(&manifest_path).map_err(|source| PublishError::Io { path: manifest_path.clone(), source })?;
     write_json(&manifest_path, &manifest_doc)?;
     let cat_value = serde_json::to_value(&cat).expect("catalog serializes");
     if let Err(e) = write_json(&catalog_path, &cat_value) {
@@ -131,11 +98,7 @@ pub fn publish(
         let _ = fs::write(&manifest_path, old_manifest);
         return Err(e);
     }
-    Ok(PublishReport {
-        revision: rev.label(),
-        fingerprint,
-        catalog_file: catalog_path,
-    })
+    Ok(PublishReport { revision: rev.label(), fingerprint, catalog_file: catalog_path })
 }
 
 /// Writes pretty JSON through a temporary file and a rename, so a crash never leaves half a file.
@@ -143,22 +106,13 @@ pub(crate) fn write_json(path: &Path, value: &Value) -> Result<(), PublishError>
     let mut text = serde_json::to_string_pretty(value).expect("values serialize");
     text.push('\n');
     let tmp = path.with_extension("json.tmp");
-    fs::write(&tmp, text).map_err(|source| PublishError::Io {
-        path: tmp.clone(),
-        source,
-    })?;
-    fs::rename(&tmp, path).map_err(|source| PublishError::Io {
-        path: path.into(),
-        source,
-    })
+    fs::write(&tmp, text).map_err(|source| PublishError::Io { path: tmp.clone(), source })?;
+    fs::rename(&tmp, path).map_err(|source| PublishError::Io { path: path.into(), source })
 }
 
 /// Today's date (UTC) as YYYY-MM-DD, from the system clock.
 pub fn today_utc() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
     let days = (secs / 86_400) as i64;
     // Civil-from-days (Howard Hinnant's algorithm).
     let z = days + 719_468;

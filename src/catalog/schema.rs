@@ -19,8 +19,8 @@ fn schemas() -> &'static Schemas {
     S.get_or_init(|| {
         let mut validators = BTreeMap::new();
         for (name, bytes) in embedded_schemas() {
-            let value: Value = serde_json::from_slice(bytes)
-                .unwrap_or_else(|e| panic!("embedded schema {name} is not JSON: {e}"));
+            let value: Value =
+                serde_json::from_slice(bytes).unwrap_or_else(|e| panic!("embedded schema {name} is not JSON: {e}"));
             let v = jsonschema::options()
                 .with_draft(jsonschema::Draft::Draft202012)
                 .build(&value)
@@ -53,11 +53,7 @@ pub fn validate(file: &str, schema: &str, doc: &Value, out: &mut Vec<Diagnostic>
     };
     let before = out.len();
     for e in v.iter_errors(doc) {
-        out.push(Diagnostic::new(
-            file,
-            e.instance_path().to_string(),
-            format!("schema: {e}"),
-        ));
+        out.push(Diagnostic::new(file, e.instance_path().to_string(), format!("schema: {e}")));
     }
     out.len() == before
 }
@@ -67,19 +63,11 @@ pub fn validate_as(file: &str, expected: &str, doc: &Value, out: &mut Vec<Diagno
     match declared_schema(doc) {
         Some(s) if s == expected => validate(file, expected, doc, out),
         Some(s) => {
-            out.push(Diagnostic::new(
-                file,
-                "/$schema",
-                format!("expected schema {expected}, found {s}"),
-            ));
+            out.push(Diagnostic::new(file, "/$schema", format!("expected schema {expected}, found {s}")));
             false
         }
         None => {
-            out.push(Diagnostic::new(
-                file,
-                "",
-                format!("missing \"$schema\" (expected .../{expected})"),
-            ));
+            out.push(Diagnostic::new(file, "", format!("missing \"$schema\" (expected .../{expected})")));
             false
         }
     }

@@ -27,10 +27,7 @@ pub enum TreeError {
     #[error("content folder {0} does not exist or is not a folder")]
     Missing(PathBuf),
     #[error("cannot read {path}: {source}")]
-    Io {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    Io { path: PathBuf, source: std::io::Error },
 }
 
 impl ContentTree {
@@ -38,15 +35,9 @@ impl ContentTree {
     pub fn embedded() -> Self {
         let files = embedded::FILES
             .iter()
-            .filter_map(|(p, b)| {
-                p.strip_prefix("content/")
-                    .map(|p| (p.to_string(), b.to_vec()))
-            })
+            .filter_map(|(p, b)| p.strip_prefix("content/").map(|p| (p.to_string(), b.to_vec())))
             .collect();
-        ContentTree {
-            origin: Origin::Embedded,
-            files,
-        }
+        ContentTree { origin: Origin::Embedded, files }
     }
 
     pub fn from_dir(dir: &Path) -> Result<Self, TreeError> {
@@ -55,10 +46,7 @@ impl ContentTree {
         }
         let mut files = BTreeMap::new();
         read_dir(dir, dir, &mut files)?;
-        Ok(ContentTree {
-            origin: Origin::Dir(dir.to_path_buf()),
-            files,
-        })
+        Ok(ContentTree { origin: Origin::Dir(dir.to_path_buf()), files })
     }
 
     /// How a file is named in messages: `content/microfut/0.5.0/tables.json`.
@@ -79,34 +67,19 @@ impl ContentTree {
 
 /// The schemas compiled into this binary, by file name.
 pub fn embedded_schemas() -> impl Iterator<Item = (&'static str, &'static [u8])> {
-    embedded::FILES
-        .iter()
-        .filter_map(|(p, b)| p.strip_prefix("schemas/").map(|p| (p, *b)))
+    embedded::FILES.iter().filter_map(|(p, b)| p.strip_prefix("schemas/").map(|p| (p, *b)))
 }
 
 fn read_dir(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) -> Result<(), TreeError> {
-    let entries = fs::read_dir(dir).map_err(|source| TreeError::Io {
-        path: dir.into(),
-        source,
-    })?;
+    let entries = fs::read_dir(dir).map_err(|source| TreeError::Io { path: dir.into(), source })?;
     for entry in entries {
-        let entry = entry.map_err(|source| TreeError::Io {
-            path: dir.into(),
-            source,
-        })?;
+        let entry = entry.map_err(|source| TreeError::Io { path: dir.into(), source })?;
         let path = entry.path();
         if path.is_dir() {
             read_dir(root, &path, out)?;
         } else if path.extension().is_some_and(|e| e == "json") {
-            let bytes = fs::read(&path).map_err(|source| TreeError::Io {
-                path: path.clone(),
-                source,
-            })?;
-            let rel = path
-                .strip_prefix(root)
-                .expect("under root")
-                .to_string_lossy()
-                .replace('\\', "/");
+            let bytes = fs::read(&path).map_err(|source| TreeError::Io { path: path.clone(), source })?;
+            let rel = path.strip_prefix(root).expect("under root").to_string_lossy().replace('\\', "/");
             out.insert(rel, bytes);
         }
     }

@@ -20,22 +20,13 @@ pub fn meaning_check(rev: &Revision) -> Vec<Diagnostic> {
             Ok(_) => Vec::new(),
             Err(d) => d,
         },
-        other => vec![Diagnostic::new(
-            rev.file("manifest.json"),
-            "/id",
-            format!("no compiler for ruleset '{other}'"),
-        )],
+        other => vec![Diagnostic::new(rev.file("manifest.json"), "/id", format!("no compiler for ruleset '{other}'"))],
     }
 }
 
 /// A compiled Microfut revision, refusing an unusable one with a clear message.
-pub fn microfut_ruleset(
-    catalog: &Catalog,
-    version: Option<&str>,
-) -> Result<crate::ruleset::Ruleset, CliError> {
-    let rev = catalog
-        .revision("microfut", version)
-        .map_err(CliError::input)?;
+pub fn microfut_ruleset(catalog: &Catalog, version: Option<&str>) -> Result<crate::ruleset::Ruleset, CliError> {
+    let rev = catalog.revision("microfut", version).map_err(CliError::input)?;
     crate::ruleset::compile(rev).map_err(|d| {
         CliError::input(format!(
             "{} has {} content error(s), first: {}; run `microfut validate`",

@@ -15,11 +15,7 @@ use std::path::PathBuf;
 pub use content::{load_catalog, meaning_check};
 
 #[derive(Debug, Parser)]
-#[command(
-    name = "microfut",
-    version,
-    about = "Microfut rules engine: resolve plays, validate and publish content"
-)]
+#[command(name = "microfut", version, about = "Microfut rules engine: resolve plays, validate and publish content")]
 pub struct Cli {
     /// Read content from this folder instead of the copy embedded in the binary.
     #[arg(long, global = true, value_name = "DIR")]
@@ -86,10 +82,7 @@ pub fn main() -> i32 {
 
 pub fn run(cli: Cli) -> CliResult {
     let content = cli.content.as_deref();
-    match cli
-        .command
-        .unwrap_or(Command::Demo(demo::DemoArgs::default()))
-    {
+    match cli.command.unwrap_or(Command::Demo(demo::DemoArgs::default())) {
         Command::Demo(a) => demo::run(content, a),
         Command::Validate(a) => validate::run(content, a),
         Command::Resolve(a) => resolve::run(content, a),

@@ -14,12 +14,10 @@ pub struct OddsArgs {
 
 pub fn run(content: Option<&Path>, args: OddsArgs) -> CliResult {
     let catalog = load_catalog(content)?;
-    let spec: DiceSpec =
-        super::content::microfut_ruleset(&catalog, args.revision.as_deref())?.dice();
+    let spec: DiceSpec = super::content::microfut_ruleset(&catalog, args.revision.as_deref())?.dice();
     let odds = Odds::new(spec);
-    let rows: Vec<(u32, crate::dice::Probability)> = (spec.min_total()..=spec.max_total())
-        .map(|d| (d, odds.success(d as i32)))
-        .collect();
+    let rows: Vec<(u32, crate::dice::Probability)> =
+        (spec.min_total()..=spec.max_total()).map(|d| (d, odds.success(d as i32))).collect();
     if args.json {
         let v: Vec<_> = rows
             .iter()
@@ -34,18 +32,10 @@ pub fn run(content: Option<&Path>, args: OddsArgs) -> CliResult {
         );
         return Ok(());
     }
-    println!(
-        "Success probability of {}d{} ≥ difficulty (Appendix B)",
-        spec.count, spec.sides
-    );
+    println!("Success probability of {}d{} ≥ difficulty (Appendix B)", spec.count, spec.sides);
     println!("{:>10}  {:>9}  {:>8}", "difficulty", "outcomes", "success");
     for (d, p) in rows {
-        println!(
-            "{:>10}  {:>9}  {:>7.2}%",
-            d,
-            format!("{}/{}", p.favourable, p.outcomes),
-            p.as_f64() * 100.0
-        );
+        println!("{:>10}  {:>9}  {:>7.2}%", d, format!("{}/{}", p.favourable, p.outcomes), p.as_f64() * 100.0);
     }
     Ok(())
 }

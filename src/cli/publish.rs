@@ -10,17 +10,10 @@ pub struct PublishArgs {
 }
 
 pub fn run(content: Option<&Path>, args: PublishArgs) -> CliResult {
-    let dir: PathBuf = content
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| PathBuf::from("content"));
-    let report = crate::catalog::publish(
-        &dir,
-        &args.ruleset,
-        &args.version,
-        &crate::catalog::today_utc(),
-        &meaning_check,
-    )
-    .map_err(CliError::input)?;
+    let dir: PathBuf = content.map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("content"));
+    let report =
+        crate::catalog::publish(&dir, &args.ruleset, &args.version, &crate::catalog::today_utc(), &meaning_check)
+            .map_err(CliError::input)?;
     println!("published {} — {}", report.revision, report.fingerprint);
     println!("recorded in {}", report.catalog_file.display());
     Ok(())

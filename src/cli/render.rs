@@ -6,11 +6,7 @@ use serde_json::{Value, json};
 
 /// A number as JSON: whole values print as integers (17, not 17.0).
 pub fn num(x: f64) -> Value {
-    if x.fract() == 0.0 && x.abs() < 9.0e15 {
-        json!(x as i64)
-    } else {
-        json!(x)
-    }
+    if x.fract() == 0.0 && x.abs() < 9.0e15 { json!(x as i64) } else { json!(x) }
 }
 
 fn signed(x: f64) -> String {
@@ -54,39 +50,20 @@ pub struct Shown<'a> {
 pub fn human(s: &Shown, lang: Lang) -> String {
     let mut out = String::new();
     let p = s.pipeline;
-    out.push_str(&format!(
-        "{} — {}   ({}, {})\n",
-        p.id,
-        label(&p.label, lang),
-        s.rs.label(),
-        short(&s.rs.fingerprint)
-    ));
+    out.push_str(&format!("{} — {}   ({}, {})\n", p.id, label(&p.label, lang), s.rs.label(), short(&s.rs.fingerprint)));
     if !s.derived.is_empty() {
-        let d: Vec<String> = s
-            .derived
-            .iter()
-            .map(|(n, v)| format!("{n} {}", trim(*v)))
-            .collect();
+        let d: Vec<String> = s.derived.iter().map(|(n, v)| format!("{n} {}", trim(*v))).collect();
         out.push_str(&format!("  derived inputs: {}\n", d.join(", ")));
     }
     for w in &s.explanation.working {
-        out.push_str(&format!(
-            "  {} = {}  ({})\n",
-            w.stage,
-            trim(w.amount),
-            label(&w.label, lang)
-        ));
+        out.push_str(&format!("  {} = {}  ({})\n", w.stage, trim(w.amount), label(&w.label, lang)));
     }
     for r in &s.explanation.requires {
         let held = r.amount != 0.0;
         out.push_str(&format!(
             "  requires {}: {}\n",
             label(&r.label, lang),
-            if held {
-                "yes"
-            } else {
-                "NO — the action is not physically possible"
-            }
+            if held { "yes" } else { "NO — the action is not physically possible" }
         ));
     }
     let rows: Vec<[String; 5]> = s
@@ -99,11 +76,7 @@ pub fn human(s: &Shown, lang: Lang) -> String {
                 _ if c.kind == "base" => trim(c.amount),
                 _ => signed(c.amount),
             };
-            let input = c
-                .input
-                .as_ref()
-                .map(|i| format!("{} ← {}", i.table, trim(i.value)))
-                .unwrap_or_default();
+            let input = c.input.as_ref().map(|i| format!("{} ← {}", i.table, trim(i.value))).unwrap_or_default();
             [
                 c.stage.clone(),
                 label(&c.label, lang).to_string(),
@@ -113,13 +86,7 @@ pub fn human(s: &Shown, lang: Lang) -> String {
             ]
         })
         .collect();
-    let headers = [
-        "stage",
-        "label",
-        "amount",
-        "running",
-        "table input / source",
-    ];
+    let headers = ["stage", "label", "amount", "running", "table input / source"];
     let mut widths = headers.map(str::len);
     for r in &rows {
         for (i, cell) in r.iter().enumerate().take(4) {
@@ -157,11 +124,7 @@ pub fn human(s: &Shown, lang: Lang) -> String {
                 d,
                 pr,
                 pr.as_f64() * 100.0,
-                if r.possible {
-                    ""
-                } else {
-                    "  (not possible: chance 0)"
-                }
+                if r.possible { "" } else { "  (not possible: chance 0)" }
             ));
         }
         _ => out.push_str(&format!("  value {}\n", trim(r.value))),
@@ -195,11 +158,7 @@ pub fn json(s: &Shown) -> Value {
     if let (Some(d), Some(p)) = (r.difficulty, r.probability) {
         v["difficulty"] = json!(d);
         v["probability"] = json!(if r.possible { p.as_f64() } else { 0.0 });
-        v["probability_exact"] = json!(if r.possible {
-            p.to_string()
-        } else {
-            format!("0/{}", p.outcomes)
-        });
+        v["probability_exact"] = json!(if r.possible { p.to_string() } else { format!("0/{}", p.outcomes) });
     }
     if let Some(roll) = s.roll {
         v["roll"] = json!(roll.total);

@@ -31,13 +31,9 @@ pub struct ResolveArgs {
 pub fn parse_sets(sets: &[String]) -> Result<Vec<(String, f64)>, CliError> {
     sets.iter()
         .map(|s| {
-            let (k, v) = s
-                .split_once('=')
-                .ok_or_else(|| CliError::input(format!("--set {s}: expected name=value")))?;
-            let value: f64 = v
-                .trim()
-                .parse()
-                .map_err(|_| CliError::input(format!("--set {s}: '{v}' is not a number")))?;
+            let (k, v) = s.split_once('=').ok_or_else(|| CliError::input(format!("--set {s}: expected name=value")))?;
+            let value: f64 =
+                v.trim().parse().map_err(|_| CliError::input(format!("--set {s}: '{v}' is not a number")))?;
             Ok((k.trim().to_string(), value))
         })
         .collect()
@@ -53,10 +49,7 @@ pub fn evaluate<'a>(
 ) -> Result<Shown<'a>, CliError> {
     let p = rs.pipeline(pipeline).ok_or_else(|| {
         let names: Vec<&str> = rs.pipelines.iter().map(|p| p.id.as_str()).collect();
-        CliError::input(format!(
-            "unknown pipeline '{pipeline}' (known: {})",
-            names.join(", ")
-        ))
+        CliError::input(format!("unknown pipeline '{pipeline}' (known: {})", names.join(", ")))
     })?;
     let prepared = rs.prepare(p, given).map_err(CliError::input)?;
     let mut trace = Vec::new();
@@ -65,9 +58,7 @@ pub fn evaluate<'a>(
     let dice = rs.dice();
     let roll = match (roll, seed, res.difficulty) {
         (Some(_), _, None) | (_, Some(_), None) => {
-            return Err(CliError::input(format!(
-                "'{pipeline}' is a derived value: there is nothing to roll"
-            )));
+            return Err(CliError::input(format!("'{pipeline}' is a derived value: there is nothing to roll")));
         }
         (Some(total), _, Some(_)) => {
             if total < dice.min_total() || total > dice.max_total() {
@@ -84,19 +75,8 @@ pub fn evaluate<'a>(
         (None, Some(seed), Some(_)) => Some(res.roll(&mut Dice::new(seed), p)),
         (None, None, _) => None,
     };
-    let derived = prepared
-        .derived
-        .iter()
-        .map(|&s| (rs.vars[s].id.clone(), prepared.inputs.get(s)))
-        .collect();
-    Ok(Shown {
-        rs,
-        pipeline: p,
-        res,
-        explanation,
-        derived,
-        roll,
-    })
+    let derived = prepared.derived.iter().map(|&s| (rs.vars[s].id.clone(), prepared.inputs.get(s))).collect();
+    Ok(Shown { rs, pipeline: p, res, explanation, derived, roll })
 }
 
 pub fn run(content: Option<&Path>, args: ResolveArgs) -> CliResult {
@@ -105,10 +85,7 @@ pub fn run(content: Option<&Path>, args: ResolveArgs) -> CliResult {
     let given = parse_sets(&args.sets)?;
     let shown = evaluate(&rs, &args.pipeline, &given, args.roll, args.seed)?;
     if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&render::json(&shown)).expect("serializes")
-        );
+        println!("{}", serde_json::to_string_pretty(&render::json(&shown)).expect("serializes"));
     } else {
         print!("{}", render::human(&shown, args.lang));
     }

@@ -19,12 +19,12 @@ pub fn run(content: Option<&Path>, args: ValidateArgs) -> CliResult {
             if mine.is_empty() {
                 mine.extend(meaning_check(rev));
             }
-            if mine.is_empty() {
-                if let Err(e) = crate::catalog::check_engine(rev) {
-                    // Not an error of the content: another engine may run it.
-                    summary.push(format!("  {}  skipped: {e}", rev.label()));
-                    continue;
-                }
+            if mine.is_empty()
+                && let Err(e) = crate::catalog::check_engine(rev)
+            {
+                // Not an error of the content: another engine may run it.
+                summary.push(format!("  {}  skipped: {e}", rev.label()));
+                continue;
             }
             let status = match rev.status() {
                 Some(Status::Published) => "published",
@@ -36,11 +36,7 @@ pub fn run(content: Option<&Path>, args: ValidateArgs) -> CliResult {
                 rev.label(),
                 status,
                 rev.fingerprint,
-                if mine.is_empty() {
-                    "ok".to_string()
-                } else {
-                    format!("{} problem(s)", mine.len())
-                }
+                if mine.is_empty() { "ok".to_string() } else { format!("{} problem(s)", mine.len()) }
             ));
             problems.extend(mine);
         }
@@ -62,14 +58,7 @@ pub fn run(content: Option<&Path>, args: ValidateArgs) -> CliResult {
             println!("all content valid");
         }
     }
-    if problems.is_empty() {
-        Ok(())
-    } else {
-        Err(CliError::Found(format!(
-            "{} problem(s) found",
-            problems.len()
-        )))
-    }
+    if problems.is_empty() { Ok(()) } else { Err(CliError::Found(format!("{} problem(s) found", problems.len()))) }
 }
 
 fn describe(content: Option<&Path>) -> String {

@@ -41,10 +41,7 @@ impl Dice {
         h.update((label.len() as u64).to_le_bytes());
         h.update(label);
         let key: [u8; 32] = h.finalize().into();
-        Dice {
-            rng: ChaCha8Rng::from_seed(key),
-            draws: 0,
-        }
+        Dice { rng: ChaCha8Rng::from_seed(key), draws: 0 }
     }
 
     /// Raw 32-bit words drawn so far (a cheap fingerprint of how far the stream moved).
@@ -130,14 +127,23 @@ mod tests {
     fn golden_vector_seed_42_first_30_rolls_of_3d6() {
         let mut d = Dice::new(42);
         let rolls: Vec<u32> = (0..30).map(|_| d.roll(DiceSpec::D3D6)).collect();
-        insta::assert_debug_snapshot!("golden_3d6_seed_42", rolls);
+        assert_eq!(
+            rolls,
+            vec![
+                11, 7, 13, 9, 12, 7, 10, 9, 12, 11, 13, 15, 7, 11, 11, 11, 13, 11, 12, 12, 8, 8, 9, 11, 9, 6, 8, 9, 16,
+                11
+            ]
+        );
     }
 
     #[test]
     fn golden_vector_single_dice_seed_7() {
         let mut d = Dice::new(7);
         let faces: Vec<u32> = (0..30).map(|_| d.die(6)).collect();
-        insta::assert_debug_snapshot!("golden_d6_seed_7", faces);
+        assert_eq!(
+            faces,
+            vec![6, 5, 2, 1, 1, 5, 6, 5, 5, 1, 1, 5, 5, 2, 2, 4, 2, 1, 5, 5, 2, 3, 1, 6, 2, 4, 5, 1, 2, 4]
+        );
     }
 
     #[test]

@@ -51,10 +51,7 @@ pub struct Odds {
 
 impl Odds {
     pub fn new(spec: DiceSpec) -> Self {
-        assert!(
-            spec.count >= 1 && spec.sides >= 2 && spec.count <= 12,
-            "unsupported dice {spec:?}"
-        );
+        assert!(spec.count >= 1 && spec.sides >= 2 && spec.count <= 12, "unsupported dice {spec:?}");
         // Convolution of `count` uniform dice.
         let mut dist = vec![1u64];
         for _ in 0..spec.count {
@@ -71,12 +68,7 @@ impl Odds {
         for t in (0..dist.len()).rev() {
             at_least[t] = at_least[t + 1] + dist[t];
         }
-        Odds {
-            spec,
-            outcomes,
-            at_least,
-            exactly: dist,
-        }
+        Odds { spec, outcomes, at_least, exactly: dist }
     }
 
     pub fn spec(&self) -> DiceSpec {
@@ -85,24 +77,15 @@ impl Odds {
 
     /// P(total ≥ difficulty), exact. Difficulties below the minimum always succeed.
     pub fn success(&self, difficulty: i32) -> Probability {
-        let favourable = if difficulty <= 0 {
-            self.outcomes
-        } else {
-            self.at_least.get(difficulty as usize).copied().unwrap_or(0)
-        };
-        Probability {
-            favourable,
-            outcomes: self.outcomes,
-        }
+        let favourable =
+            if difficulty <= 0 { self.outcomes } else { self.at_least.get(difficulty as usize).copied().unwrap_or(0) };
+        Probability { favourable, outcomes: self.outcomes }
     }
 
     /// P(total = t), exact.
     pub fn exactly(&self, total: u32) -> Probability {
         let favourable = self.exactly.get(total as usize).copied().unwrap_or(0);
-        Probability {
-            favourable,
-            outcomes: self.outcomes,
-        }
+        Probability { favourable, outcomes: self.outcomes }
     }
 
     /// Iterates (total, probability of exactly that total) over every possible total.

@@ -38,10 +38,7 @@ pub enum BinOp {
 
 impl BinOp {
     pub fn is_comparison(self) -> bool {
-        matches!(
-            self,
-            BinOp::Eq | BinOp::Neq | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
-        )
+        matches!(self, BinOp::Eq | BinOp::Neq | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge)
     }
     pub fn is_logical(self) -> bool {
         matches!(self, BinOp::And | BinOp::Or)
@@ -60,8 +57,7 @@ pub enum ParseError {
 }
 
 pub fn parse(text: &str) -> Result<Ast, ParseError> {
-    let tree =
-        evalexpr::build_operator_tree(text).map_err(|e| ParseError::Syntax(e.to_string()))?;
+    let tree = evalexpr::build_operator_tree(text).map_err(|e| ParseError::Syntax(e.to_string()))?;
     lower(&tree)
 }
 
@@ -70,18 +66,14 @@ fn lower(node: &Node) -> Result<Ast, ParseError> {
     let bin = |op: BinOp| -> Result<Ast, ParseError> {
         match kids {
             [a, b] => Ok(Ast::Bin(op, Box::new(lower(a)?), Box::new(lower(b)?))),
-            _ => Err(ParseError::Syntax(format!(
-                "operator {op:?} needs two operands"
-            ))),
+            _ => Err(ParseError::Syntax(format!("operator {op:?} needs two operands"))),
         }
     };
     match node.operator() {
         Operator::RootNode => match kids {
             [] => Err(ParseError::Empty),
             [only] => lower(only),
-            _ => Err(ParseError::Syntax(
-                "several expressions where one was expected".into(),
-            )),
+            _ => Err(ParseError::Syntax("several expressions where one was expected".into())),
         },
         Operator::Add => bin(BinOp::Add),
         Operator::Sub => bin(BinOp::Sub),
@@ -117,16 +109,12 @@ fn lower(node: &Node) -> Result<Ast, ParseError> {
                 [] => Vec::new(),
                 [arg] => arguments(arg)?,
                 _ => {
-                    return Err(ParseError::Syntax(format!(
-                        "malformed call of {identifier}"
-                    )));
+                    return Err(ParseError::Syntax(format!("malformed call of {identifier}")));
                 }
             };
             Ok(Ast::Call(identifier.clone(), args))
         }
-        Operator::Tuple => Err(ParseError::Unsupported(
-            "a tuple outside a function call".into(),
-        )),
+        Operator::Tuple => Err(ParseError::Unsupported("a tuple outside a function call".into())),
         Operator::Chain => Err(ParseError::Unsupported("';' chains".into())),
         Operator::VariableIdentifierWrite { .. }
         | Operator::Assign
@@ -157,10 +145,10 @@ impl Ast {
     pub fn variables(&self) -> Vec<&str> {
         let mut out = Vec::new();
         self.walk(&mut |a| {
-            if let Ast::Var(name) = a {
-                if !out.contains(&name.as_str()) {
-                    out.push(name.as_str());
-                }
+            if let Ast::Var(name) = a
+                && !out.contains(&name.as_str())
+            {
+                out.push(name.as_str());
             }
         });
         out
@@ -170,10 +158,10 @@ impl Ast {
     pub fn functions(&self) -> Vec<&str> {
         let mut out = Vec::new();
         self.walk(&mut |a| {
-            if let Ast::Call(name, _) = a {
-                if !out.contains(&name.as_str()) {
-                    out.push(name.as_str());
-                }
+            if let Ast::Call(name, _) = a
+                && !out.contains(&name.as_str())
+            {
+                out.push(name.as_str());
             }
         });
         out

@@ -60,9 +60,7 @@ impl Builtin {
     /// (minimum, maximum) number of arguments; `None` = unbounded.
     pub fn arity(self) -> (usize, Option<usize>) {
         match self {
-            Builtin::Round | Builtin::Floor | Builtin::Ceil | Builtin::Abs | Builtin::Sqrt => {
-                (1, Some(1))
-            }
+            Builtin::Round | Builtin::Floor | Builtin::Ceil | Builtin::Abs | Builtin::Sqrt => (1, Some(1)),
             Builtin::Atan2 | Builtin::Hypot => (2, Some(2)),
             Builtin::Clamp | Builtin::If => (3, Some(3)),
             Builtin::Min | Builtin::Max => (1, None),
@@ -70,20 +68,32 @@ impl Builtin {
     }
 }
 
+/// Exact floor: a truncating cast for the magnitudes content uses, libm beyond (and for NaN).
+/// floor is exactly specified by IEEE 754, so this is the same number on every platform.
+#[inline]
+fn exact_floor(y: f64) -> f64 {
+    if y.abs() < 4.0e15 {
+        let t = y as i64 as f64;
+        if t > y { t - 1.0 } else { t }
+    } else {
+        libm::floor(y)
+    }
+}
+
 /// The document's round: nearest integer, x.5 rounds up (so round(-2.5) = -2).
 #[inline]
 pub fn round(x: f64) -> f64 {
-    libm::floor(x + 0.5 + DECIMAL_TOLERANCE)
+    exact_floor(x + 0.5 + DECIMAL_TOLERANCE)
 }
 
 #[inline]
 pub fn floor(x: f64) -> f64 {
-    libm::floor(x + DECIMAL_TOLERANCE)
+    exact_floor(x + DECIMAL_TOLERANCE)
 }
 
 #[inline]
 pub fn ceil(x: f64) -> f64 {
-    libm::ceil(x - DECIMAL_TOLERANCE)
+    -exact_floor(-(x - DECIMAL_TOLERANCE))
 }
 
 /// clamp(min, max, x) in the document's argument order.
@@ -116,8 +126,19 @@ mod tests {
         assert_eq!(round(-2.51), -3.0);
         assert_eq!(round(11.5), 12.0);
         // 0.15*4 + 0.35*14 is 5.5 in decimal but 5.499999999999999 in binary.
-        assert!(0.15 * 4.0 + 0.35 * 14.0 < 5.5);
-        assert_eq!(round(0.15 * 4.0 + 0.35 * 14.0), 6.0);
+        let sum = std::hint::black_box(0.15) * 4.0 + 0.35 * 14.0;
+        assert!(sum < 5.5);
+        assert_eq!(round(sum), 6.0);
+    }
+
+    #[test]
+    fn floor_and_ceil_match_libm() {
+        for x in [-7.5, -7.0, -0.3, 0.0, 0.3, 2.0, 2.999, 1e17, -1e17, 123456.75] {
+            assert_eq!(exact_floor(x), libm::floor(x), "{x}");
+            assert_eq!(ceil(x), libm::ceil(x), "{x}");
+        }
+        assert!(exact_floor(f64::NAN).is_nan());
+        assert_eq!(exact_floor(f64::INFINITY), f64::INFINITY);
     }
 
     #[test]

@@ -46,11 +46,7 @@ pub enum CompileError {
     #[error("unknown function or table '{name}'{hint}")]
     UnknownFunction { name: String, hint: Hint },
     #[error("{name}() takes {expected} argument(s), got {got}")]
-    Arity {
-        name: String,
-        expected: String,
-        got: usize,
-    },
+    Arity { name: String, expected: String, got: usize },
     #[error("{0}")]
     Type(String),
 }
@@ -113,24 +109,32 @@ pub fn compile(ast: &Ast, scope: &dyn Scope) -> Result<Compiled, CompileError> {
         Num::Const(c) => Some(c),
         _ => None,
     };
-    Ok(Compiled {
-        f: node.boxed(),
-        constant,
-    })
+    Ok(Compiled { f: node.boxed(), constant })
 }
 
-/// Compiles a condition (`requires` clauses).
-pub fn compile_condition(
-    ast: &Ast,
-    scope: &dyn Scope,
-) -> Result<Box<dyn Fn(&Frame) -> bool + Send + Sync>, CompileError> {
-    Ok(boolean(ast, scope)?.boxed())
+/// A compiled condition (`requires` clauses).
+pub struct Condition {
+    f: BoolFn,
+}
+
+impl Condition {
+    #[inline]
+    pub fn holds(&self, frame: &Frame) -> bool {
+        (self.f)(frame)
+    }
+}
+
+/// Compiles a condition.
+pub fn compile_condition(ast: &Ast, scope: &dyn Scope) -> Result<Condition, CompileError> {
+    Ok(Condition { f: boolean(ast, scope)?.boxed() })
 }
 
 enum Num {
     Const(f64),
     In(usize),
     Loc(usize),
+    /// An affine form: most of the rules document's formulas are one, or one under a rounding.
+    Lin(Lin),
     F(NumFn),
 }
 
@@ -140,7 +144,120 @@ impl Num {
             Num::Const(c) => Box::new(move |_| c),
             Num::In(i) => Box::new(move |f| f.inputs[i]),
             Num::Loc(i) => Box::new(move |f| f.locals[i]),
+            Num::Lin(l) => l.boxed_with(|x| x),
             Num::F(f) => f,
+        }
+    }
+
+    fn into_lin(self) -> Lin {
+        let one = |t| Lin { c: 0.0, terms: vec![(1.0, t)], div: 1.0 };
+        match self {
+            Num::Const(c) => Lin { c, terms: Vec::new(), div: 1.0 },
+            Num::In(i) => one(Term::In(i)),
+            Num::Loc(i) => one(Term::Loc(i)),
+            Num::Lin(l) => l,
+            Num::F(f) => one(Term::F(f)),
+        }
+    }
+}
+
+enum Term {
+    In(usize),
+    Loc(usize),
+    F(NumFn),
+}
+
+impl Term {
+    #[inline(always)]
+    fn eval(&self, f: &Frame) -> f64 {
+        match self {
+            Term::In(i) => f.inputs[*i],
+            Term::Loc(i) => f.locals[*i],
+            Term::F(g) => g(f),
+        }
+    }
+}
+
+/// `(c + Σ kᵢ·tᵢ) / div`, summed in source order.
+struct Lin {
+    c: f64,
+    terms: Vec<(f64, Term)>,
+    div: f64,
+}
+
+impl Lin {
+    fn simplify(self) -> Num {
+        if self.terms.is_empty() {
+            return Num::Const(self.c / self.div);
+        }
+        if self.c == 0.0 && self.div == 1.0 && self.terms.len() == 1 && self.terms[0].0 == 1.0 {
+            return match self.terms.into_iter().next().expect("one term").1 {
+                Term::In(i) => Num::In(i),
+                Term::Loc(i) => Num::Loc(i),
+                Term::F(f) => Num::F(f),
+            };
+        }
+        Num::Lin(self)
+    }
+
+    /// A form with a divisor is wrapped whole before being added to, so divisors never mix.
+    fn addend(self) -> Lin {
+        if self.div == 1.0 { self } else { Num::F(self.boxed_with(|x| x)).into_lin() }
+    }
+
+    fn add(self, other: Lin, sign: f64) -> Num {
+        let (mut a, b) = (self.addend(), other.addend());
+        a.c += sign * b.c;
+        a.terms.extend(b.terms.into_iter().map(|(k, t)| (sign * k, t)));
+        a.simplify()
+    }
+
+    fn scale(mut self, k: f64) -> Num {
+        self.c *= k;
+        for (coef, _) in &mut self.terms {
+            *coef *= k;
+        }
+        self.simplify()
+    }
+
+    /// One closure computing `op(form)`, unrolled for the usual sizes: no loop, no recursion.
+    fn boxed_with<F>(self, op: F) -> NumFn
+    where
+        F: Fn(f64) -> f64 + Send + Sync + 'static,
+    {
+        let (c, div) = (self.c, self.div);
+        let post = move |s: f64| op(if div == 1.0 { s } else { s / div });
+        let mut terms = self.terms;
+        let inputs: Option<Vec<(f64, usize)>> =
+            terms.iter().map(|(k, t)| if let Term::In(i) = t { Some((*k, *i)) } else { None }).collect();
+        match (inputs.as_deref(), terms.len()) {
+            (Some(&[(k0, i0)]), _) => Box::new(move |f| post(c + k0 * f.inputs[i0])),
+            (Some(&[(k0, i0), (k1, i1)]), _) => Box::new(move |f| post(c + k0 * f.inputs[i0] + k1 * f.inputs[i1])),
+            (Some(&[(k0, i0), (k1, i1), (k2, i2)]), _) => {
+                Box::new(move |f| post(c + k0 * f.inputs[i0] + k1 * f.inputs[i1] + k2 * f.inputs[i2]))
+            }
+            (_, 1) => {
+                let (k0, t0) = terms.pop().expect("one term");
+                Box::new(move |f| post(c + k0 * t0.eval(f)))
+            }
+            (_, 2) => {
+                let (k1, t1) = terms.pop().expect("two terms");
+                let (k0, t0) = terms.pop().expect("two terms");
+                Box::new(move |f| post(c + k0 * t0.eval(f) + k1 * t1.eval(f)))
+            }
+            (_, 3) => {
+                let (k2, t2) = terms.pop().expect("three terms");
+                let (k1, t1) = terms.pop().expect("three terms");
+                let (k0, t0) = terms.pop().expect("three terms");
+                Box::new(move |f| post(c + k0 * t0.eval(f) + k1 * t1.eval(f) + k2 * t2.eval(f)))
+            }
+            _ => Box::new(move |f| {
+                let mut s = c;
+                for (k, t) in &terms {
+                    s += k * t.eval(f);
+                }
+                post(s)
+            }),
         }
     }
 }
@@ -171,22 +288,15 @@ fn is_bool(ast: &Ast) -> bool {
 fn num(ast: &Ast, scope: &dyn Scope) -> Result<Num, CompileError> {
     match ast {
         Ast::Num(v) => Ok(Num::Const(*v)),
-        Ast::Bool(_) => Err(CompileError::Type(
-            "a boolean where a number was expected".into(),
-        )),
+        Ast::Bool(_) => Err(CompileError::Type("a boolean where a number was expected".into())),
         Ast::Var(name) => match scope.variable(name) {
             Some(Slot::Input(i)) => Ok(Num::In(i)),
             Some(Slot::Local(i)) => Ok(Num::Loc(i)),
             Some(Slot::Const(c)) => Ok(Num::Const(c)),
-            None => Err(CompileError::UnknownVariable {
-                name: name.clone(),
-                hint: hint(name, scope.variable_names()),
-            }),
+            None => Err(CompileError::UnknownVariable { name: name.clone(), hint: hint(name, scope.variable_names()) }),
         },
-        Ast::Neg(a) => Ok(unary(num(a, scope)?, |x| -x)),
-        Ast::Not(_) => Err(CompileError::Type(
-            "'!' gives a boolean where a number was expected".into(),
-        )),
+        Ast::Neg(a) => Ok(num(a, scope)?.into_lin().scale(-1.0)),
+        Ast::Not(_) => Err(CompileError::Type("'!' gives a boolean where a number was expected".into())),
         Ast::Bin(op, a, b) => {
             if op.is_comparison() || op.is_logical() {
                 return Err(CompileError::Type(format!(
@@ -194,13 +304,19 @@ fn num(ast: &Ast, scope: &dyn Scope) -> Result<Num, CompileError> {
                 )));
             }
             let (a, b) = (num(a, scope)?, num(b, scope)?);
-            Ok(match op {
-                BinOp::Add => binary(a, b, |x, y| x + y),
-                BinOp::Sub => binary(a, b, |x, y| x - y),
-                BinOp::Mul => binary(a, b, |x, y| x * y),
-                BinOp::Div => binary(a, b, |x, y| x / y),
-                BinOp::Rem => binary(a, b, |x, y| x % y),
-                BinOp::Pow => binary(a, b, libm::pow),
+            Ok(match (op, a, b) {
+                (BinOp::Add, a, b) => a.into_lin().add(b.into_lin(), 1.0),
+                (BinOp::Sub, a, b) => a.into_lin().add(b.into_lin(), -1.0),
+                (BinOp::Mul, Num::Const(k), x) | (BinOp::Mul, x, Num::Const(k)) => x.into_lin().scale(k),
+                (BinOp::Div, x, Num::Const(k)) if !matches!(x, Num::Const(_)) => {
+                    let mut l = x.into_lin();
+                    l.div *= k;
+                    l.simplify()
+                }
+                (BinOp::Mul, a, b) => binary(a, b, |x, y| x * y),
+                (BinOp::Div, a, b) => binary(a, b, |x, y| x / y),
+                (BinOp::Rem, a, b) => binary(a, b, |x, y| x % y),
+                (BinOp::Pow, a, b) => binary(a, b, libm::pow),
                 _ => unreachable!("comparisons handled above"),
             })
         }
@@ -217,35 +333,19 @@ fn call(name: &str, args: &[Ast], scope: &dyn Scope) -> Result<Num, CompileError
                 Some(h) => format!("{lo} to {h}"),
                 None => format!("at least {lo}"),
             };
-            return Err(CompileError::Arity {
-                name: name.into(),
-                expected,
-                got: args.len(),
-            });
+            return Err(CompileError::Arity { name: name.into(), expected, got: args.len() });
         }
         return builtin(b, args, scope);
     }
     if let Some(table) = scope.function(name) {
         if args.len() != 1 {
-            return Err(CompileError::Arity {
-                name: name.into(),
-                expected: "1".into(),
-                got: args.len(),
-            });
+            return Err(CompileError::Arity { name: name.into(), expected: "1".into(), got: args.len() });
         }
-        return Ok(match num(&args[0], scope)? {
-            Num::Const(c) => Num::Const(table.lookup(c)),
-            Num::In(i) => Num::F(Box::new(move |f| table.lookup(f.inputs[i]))),
-            Num::Loc(i) => Num::F(Box::new(move |f| table.lookup(f.locals[i]))),
-            Num::F(a) => Num::F(Box::new(move |f| table.lookup(a(f)))),
-        });
+        return Ok(unary(num(&args[0], scope)?, move |x| table.lookup(x)));
     }
     let mut names = scope.function_names();
     names.extend(Builtin::ALL.iter().map(|b| b.name().to_string()));
-    Err(CompileError::UnknownFunction {
-        name: name.into(),
-        hint: hint(name, names),
-    })
+    Err(CompileError::UnknownFunction { name: name.into(), hint: hint(name, names) })
 }
 
 fn builtin(b: Builtin, args: &[Ast], scope: &dyn Scope) -> Result<Num, CompileError> {
@@ -255,25 +355,13 @@ fn builtin(b: Builtin, args: &[Ast], scope: &dyn Scope) -> Result<Num, CompileEr
         Builtin::Ceil => Ok(unary(num(&args[0], scope)?, builtins::ceil)),
         Builtin::Abs => Ok(unary(num(&args[0], scope)?, libm::fabs)),
         Builtin::Sqrt => Ok(unary(num(&args[0], scope)?, libm::sqrt)),
-        Builtin::Atan2 => Ok(binary(
-            num(&args[0], scope)?,
-            num(&args[1], scope)?,
-            builtins::atan2_deg,
-        )),
-        Builtin::Hypot => Ok(binary(
-            num(&args[0], scope)?,
-            num(&args[1], scope)?,
-            libm::hypot,
-        )),
+        Builtin::Atan2 => Ok(binary(num(&args[0], scope)?, num(&args[1], scope)?, builtins::atan2_deg)),
+        Builtin::Hypot => Ok(binary(num(&args[0], scope)?, num(&args[1], scope)?, libm::hypot)),
         Builtin::Min | Builtin::Max => {
             let mut acc = num(&args[0], scope)?;
             for a in &args[1..] {
                 let next = num(a, scope)?;
-                acc = if b == Builtin::Min {
-                    binary(acc, next, f64::min)
-                } else {
-                    binary(acc, next, f64::max)
-                };
+                acc = if b == Builtin::Min { binary(acc, next, f64::min) } else { binary(acc, next, f64::max) };
             }
             Ok(acc)
         }
@@ -337,26 +425,23 @@ fn boolean(ast: &Ast, scope: &dyn Scope) -> Result<Bool, CompileError> {
         }
         Ast::Call(name, args) if name == "if" && args.len() == 3 => {
             let c = boolean(&args[0], scope)?.boxed();
-            let (a, b) = (
-                boolean(&args[1], scope)?.boxed(),
-                boolean(&args[2], scope)?.boxed(),
-            );
+            let (a, b) = (boolean(&args[1], scope)?.boxed(), boolean(&args[2], scope)?.boxed());
             Ok(Bool::F(Box::new(move |f| if c(f) { a(f) } else { b(f) })))
         }
-        _ => Err(CompileError::Type(
-            "a number where a condition was expected (compare it, e.g. x > 0)".into(),
-        )),
+        _ => Err(CompileError::Type("a number where a condition was expected (compare it, e.g. x > 0)".into())),
     }
 }
 
+/// Applies a one-argument operation, fused into the closure of an affine argument.
 fn unary<F>(a: Num, op: F) -> Num
 where
-    F: Fn(f64) -> f64 + Copy + Send + Sync + 'static,
+    F: Fn(f64) -> f64 + Send + Sync + 'static,
 {
     match a {
         Num::Const(c) => Num::Const(op(c)),
         Num::In(i) => Num::F(Box::new(move |f| op(f.inputs[i]))),
         Num::Loc(i) => Num::F(Box::new(move |f| op(f.locals[i]))),
+        Num::Lin(l) => Num::F(l.boxed_with(op)),
         Num::F(a) => Num::F(Box::new(move |f| op(a(f)))),
     }
 }
@@ -367,6 +452,13 @@ where
     F: Fn(f64, f64) -> f64 + Copy + Send + Sync + 'static,
 {
     use Num::*;
+    let close = |n: Num| if let Lin(l) = n { F(l.boxed_with(|x| x)) } else { n };
+    let (a, b) = match (a, b) {
+        // An affine operand against a constant fuses into one closure: max(-5, table(x) - n).
+        (Lin(l), Const(c)) => return F(l.boxed_with(move |x| op(x, c))),
+        (Const(c), Lin(l)) => return F(l.boxed_with(move |x| op(c, x))),
+        (a, b) => (close(a), close(b)),
+    };
     match (a, b) {
         (Const(x), Const(y)) => Const(op(x, y)),
         (In(i), Const(c)) => F(Box::new(move |f| op(f.inputs[i], c))),
@@ -384,6 +476,7 @@ where
         (F(a), Loc(i)) => F(Box::new(move |f| op(a(f), f.locals[i]))),
         (Loc(i), F(b)) => F(Box::new(move |f| op(f.locals[i], b(f)))),
         (F(a), F(b)) => F(Box::new(move |f| op(a(f), b(f)))),
+        (Lin(_), _) | (_, Lin(_)) => unreachable!("affine operands were closed above"),
     }
 }
 

@@ -9,6 +9,4 @@ mod compile;
 
 pub use ast::{Ast, BinOp, ParseError, parse};
 pub use builtins::{Builtin, DECIMAL_TOLERANCE, atan2_deg, ceil, clamp, floor, round};
-pub use compile::{
-    CompileError, Compiled, Frame, Hint, Lookup, Scope, Slot, compile, compile_condition,
-};
+pub use compile::{CompileError, Compiled, Condition, Frame, Hint, Lookup, Scope, Slot, compile, compile_condition};

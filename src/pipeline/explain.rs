@@ -52,21 +52,11 @@ impl Pipeline {
                 }
                 Part::Require(i) => {
                     let r = &self.requires[i as usize];
-                    requires.push(view(
-                        &r.id, "requires", &r.label, "check", e, None, &r.source,
-                    ));
+                    requires.push(view(&r.id, "requires", &r.label, "check", e, None, &r.source));
                 }
                 Part::Base => {
                     let s = &self.base;
-                    contributions.push(view(
-                        "base",
-                        "base",
-                        &s.label,
-                        "add",
-                        e,
-                        s.table.as_deref(),
-                        &s.source,
-                    ));
+                    contributions.push(view("base", "base", &s.label, "add", e, s.table.as_deref(), &s.source));
                 }
                 Part::Modifier(i) => {
                     let s = &self.modifiers[i as usize];
@@ -74,22 +64,11 @@ impl Pipeline {
                         Op::Add => "add",
                         Op::Mul => "mul",
                     };
-                    contributions.push(view(
-                        &s.id,
-                        "modifier",
-                        &s.label,
-                        op,
-                        e,
-                        s.table.as_deref(),
-                        &s.source,
-                    ));
+                    contributions.push(view(&s.id, "modifier", &s.label, op, e, s.table.as_deref(), &s.source));
                 }
                 Part::Clamp => {
                     let (lo, hi) = self.clamp.unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
-                    let label = Labels {
-                        pt_br: format!("limite {lo}–{hi}"),
-                        en: format!("clamp {lo}–{hi}"),
-                    };
+                    let label = Labels { pt_br: format!("limite {lo}–{hi}"), en: format!("clamp {lo}–{hi}") };
                     contributions.push(view(
                         "clamp",
                         "clamp",
@@ -102,13 +81,7 @@ impl Pipeline {
                 }
             }
         }
-        Explanation {
-            pipeline: self.id.clone(),
-            label: self.label.clone(),
-            working,
-            requires,
-            contributions,
-        }
+        Explanation { pipeline: self.id.clone(), label: self.label.clone(), working, requires, contributions }
     }
 }
 
@@ -128,10 +101,7 @@ fn view(
         op,
         amount: e.amount,
         input: match (table, e.input) {
-            (Some(t), Some(v)) => Some(InputView {
-                table: t.to_string(),
-                value: v,
-            }),
+            (Some(t), Some(v)) => Some(InputView { table: t.to_string(), value: v }),
             _ => None,
         },
         running: e.after,

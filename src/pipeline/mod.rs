@@ -48,11 +48,7 @@ impl Resolution {
     pub fn with_total(&self, total: u32) -> Roll {
         let difficulty = self.difficulty.unwrap_or(0);
         let margin = total as i32 - difficulty;
-        Roll {
-            total,
-            margin,
-            success: self.possible && margin >= 0,
-        }
+        Roll { total, margin, success: self.possible && margin >= 0 }
     }
 }
 
@@ -101,27 +97,16 @@ impl Pipeline {
         let mut locals = [0.0f64; MAX_LOCALS];
         let iv = inputs.values.as_slice();
         for (i, s) in self.lets.iter().enumerate() {
-            let v = s.expr.eval(&Frame {
-                inputs: iv,
-                locals: &locals,
-            });
+            let v = s.expr.eval(&Frame { inputs: iv, locals: &locals });
             locals[s.local] = v;
             if TRACE {
-                trace.push(Entry {
-                    part: Part::Let(i as u16),
-                    amount: v,
-                    input: None,
-                    after: v,
-                });
+                trace.push(Entry { part: Part::Let(i as u16), amount: v, input: None, after: v });
             }
         }
         let mut possible = true;
         let mut blocked_by = None;
         for (i, r) in self.requires.iter().enumerate() {
-            let ok = (r.cond)(&Frame {
-                inputs: iv,
-                locals: &locals,
-            });
+            let ok = r.cond.holds(&Frame { inputs: iv, locals: &locals });
             if !ok && possible {
                 possible = false;
                 blocked_by = Some(i);
@@ -135,49 +120,23 @@ impl Pipeline {
                 });
             }
         }
-        let base = self.base.expr.eval(&Frame {
-            inputs: iv,
-            locals: &locals,
-        });
+        let base = self.base.expr.eval(&Frame { inputs: iv, locals: &locals });
         locals[self.base.local] = base;
         let mut v = base;
         if TRACE {
-            let input = self.base.probe.as_ref().map(|p| {
-                p.eval(&Frame {
-                    inputs: iv,
-                    locals: &locals,
-                })
-            });
-            trace.push(Entry {
-                part: Part::Base,
-                amount: base,
-                input,
-                after: v,
-            });
+            let input = self.base.probe.as_ref().map(|p| p.eval(&Frame { inputs: iv, locals: &locals }));
+            trace.push(Entry { part: Part::Base, amount: base, input, after: v });
         }
         for (i, m) in self.modifiers.iter().enumerate() {
-            let a = m.expr.eval(&Frame {
-                inputs: iv,
-                locals: &locals,
-            });
+            let a = m.expr.eval(&Frame { inputs: iv, locals: &locals });
             locals[m.local] = a;
             v = match m.op {
                 Op::Add => v + a,
                 Op::Mul => v * a,
             };
             if TRACE {
-                let input = m.probe.as_ref().map(|p| {
-                    p.eval(&Frame {
-                        inputs: iv,
-                        locals: &locals,
-                    })
-                });
-                trace.push(Entry {
-                    part: Part::Modifier(i as u16),
-                    amount: a,
-                    input,
-                    after: v,
-                });
+                let input = m.probe.as_ref().map(|p| p.eval(&Frame { inputs: iv, locals: &locals }));
+                trace.push(Entry { part: Part::Modifier(i as u16), amount: a, input, after: v });
             }
         }
         let raw = v;
@@ -186,28 +145,11 @@ impl Pipeline {
             None => v,
         };
         if TRACE && value != raw {
-            trace.push(Entry {
-                part: Part::Clamp,
-                amount: value - raw,
-                input: None,
-                after: value,
-            });
+            trace.push(Entry { part: Part::Clamp, amount: value - raw, input: None, after: value });
         }
         locals[self.value_local] = value;
-        let difficulty = self.difficulty.as_ref().map(|d| {
-            round(d.eval(&Frame {
-                inputs: iv,
-                locals: &locals,
-            })) as i32
-        });
+        let difficulty = self.difficulty.as_ref().map(|d| round(d.eval(&Frame { inputs: iv, locals: &locals })) as i32);
         let probability = difficulty.map(|d| self.odds.success(d));
-        Resolution {
-            value,
-            raw,
-            difficulty,
-            probability,
-            possible,
-            blocked_by,
-        }
+        Resolution { value, raw, difficulty, probability, possible, blocked_by }
     }
 }

@@ -5,9 +5,7 @@
 
 use super::doc::*;
 use super::table::{Bin, Curve, Interval, RangeTable};
-use super::{
-    Lookups, Param, Pipeline, PipelineKind, Require, Ruleset, Stage, TableInfo, TableKind, Variable,
-};
+use super::{Lookups, Param, Pipeline, PipelineKind, Require, Ruleset, Stage, TableInfo, TableKind, Variable};
 use crate::catalog::{Diagnostic, Revision};
 use crate::dice::Odds;
 use crate::expr::{self, Ast, CompileError, Lookup, Scope, Slot};
@@ -29,22 +27,14 @@ struct Located<T> {
 }
 
 /// Documents of one schema kind, deserialized, with their file names.
-fn documents<T: DeserializeOwned>(
-    rev: &Revision,
-    schema: &str,
-    out: &mut Vec<Diagnostic>,
-) -> Vec<(String, T)> {
+fn documents<T: DeserializeOwned>(rev: &Revision, schema: &str, out: &mut Vec<Diagnostic>) -> Vec<(String, T)> {
     let mut docs = Vec::new();
     for (name, value) in &rev.documents {
         if crate::catalog::declared_schema(value) == Some(schema) {
             let file = rev.file(name);
             match serde_json::from_value::<T>(value.clone()) {
                 Ok(d) => docs.push((file, d)),
-                Err(e) => out.push(Diagnostic::new(
-                    file,
-                    "",
-                    format!("cannot read as {schema}: {e}"),
-                )),
+                Err(e) => out.push(Diagnostic::new(file, "", format!("cannot read as {schema}: {e}"))),
             }
         }
     }
@@ -64,30 +54,22 @@ pub fn compile(rev: &Revision) -> Result<Ruleset, Vec<Diagnostic>> {
         for (i, v) in doc.variables.into_iter().enumerate() {
             let pointer = format!("/variables/{i}");
             if var_index.contains_key(&v.id) {
-                out.push(Diagnostic::new(
-                    &file,
-                    &pointer,
-                    format!("variable '{}' declared twice", v.id),
-                ));
+                out.push(Diagnostic::new(&file, &pointer, format!("variable '{}' declared twice", v.id)));
                 continue;
             }
             let min = v.scale[0].unwrap_or(f64::NEG_INFINITY);
             let max = v.scale[1].unwrap_or(f64::INFINITY);
             if min > max {
+                out.push(Diagnostic::new(&file, format!("{pointer}/scale"), "scale minimum above maximum"));
+            }
+            if let Some(d) = v.default
+                && (d < min || d > max)
+            {
                 out.push(Diagnostic::new(
                     &file,
-                    format!("{pointer}/scale"),
-                    "scale minimum above maximum",
+                    format!("{pointer}/default"),
+                    format!("default {d} is outside the scale"),
                 ));
-            }
-            if let Some(d) = v.default {
-                if d < min || d > max {
-                    out.push(Diagnostic::new(
-                        &file,
-                        format!("{pointer}/default"),
-                        format!("default {d} is outside the scale"),
-                    ));
-                }
             }
             var_index.insert(v.id.clone(), vars.len());
             vars.push(Variable {
@@ -112,11 +94,7 @@ pub fn compile(rev: &Revision) -> Result<Ruleset, Vec<Diagnostic>> {
         for (i, p) in doc.params.into_iter().enumerate() {
             let pointer = format!("/params/{i}");
             if param_index.contains_key(&p.id) || var_index.contains_key(&p.id) {
-                out.push(Diagnostic::new(
-                    &file,
-                    &pointer,
-                    format!("'{}' is already a variable or parameter", p.id),
-                ));
+                out.push(Diagnostic::new(&file, &pointer, format!("'{}' is already a variable or parameter", p.id)));
                 continue;
             }
             param_index.insert(p.id.clone(), params.len());
@@ -137,31 +115,13 @@ pub fn compile(rev: &Revision) -> Result<Ruleset, Vec<Diagnostic>> {
         for (i, t) in doc.tables.into_iter().enumerate() {
             let pointer = format!("/tables/{i}");
             if let Some(info) = range_table(&file, &pointer, t, &mut out) {
-                add_table(
-                    info,
-                    &mut tables,
-                    &mut table_index,
-                    &var_index,
-                    &param_index,
-                    &file,
-                    &pointer,
-                    &mut out,
-                );
+                add_table(info, &mut tables, &mut table_index, &var_index, &param_index, &file, &pointer, &mut out);
             }
         }
         for (i, c) in doc.curves.into_iter().enumerate() {
             let pointer = format!("/curves/{i}");
             if let Some(info) = curve(&file, &pointer, c, &mut out) {
-                add_table(
-                    info,
-                    &mut tables,
-                    &mut table_index,
-                    &var_index,
-                    &param_index,
-                    &file,
-                    &pointer,
-                    &mut out,
-                );
+                add_table(info, &mut tables, &mut table_index, &var_index, &param_index, &file, &pointer, &mut out);
             }
         }
     }
@@ -172,29 +132,14 @@ pub fn compile(rev: &Revision) -> Result<Ruleset, Vec<Diagnostic>> {
         for (i, m) in doc.modifiers.into_iter().enumerate() {
             let pointer = format!("/modifiers/{i}");
             let Some(id) = m.id.clone() else {
-                out.push(Diagnostic::new(
-                    &file,
-                    &pointer,
-                    "a library modifier needs an id",
-                ));
+                out.push(Diagnostic::new(&file, &pointer, "a library modifier needs an id"));
                 continue;
             };
             if library.contains_key(&id) {
-                out.push(Diagnostic::new(
-                    &file,
-                    &pointer,
-                    format!("modifier '{id}' declared twice"),
-                ));
+                out.push(Diagnostic::new(&file, &pointer, format!("modifier '{id}' declared twice")));
                 continue;
             }
-            library.insert(
-                id,
-                Located {
-                    file: file.clone(),
-                    pointer,
-                    item: m,
-                },
-            );
+            library.insert(id, Located { file: file.clone(), pointer, item: m });
         }
     }
 
@@ -204,11 +149,7 @@ pub fn compile(rev: &Revision) -> Result<Ruleset, Vec<Diagnostic>> {
     for (file, doc) in documents::<PipelinesDoc>(rev, "pipelines.schema.json", &mut out) {
         if let Some(r) = doc.resolution {
             if resolution.is_some() {
-                out.push(Diagnostic::new(
-                    &file,
-                    "/resolution",
-                    "resolution defaults declared in two documents",
-                ));
+                out.push(Diagnostic::new(&file, "/resolution", "resolution defaults declared in two documents"));
             } else {
                 resolution = Some((file.clone(), r));
             }
@@ -216,27 +157,17 @@ pub fn compile(rev: &Revision) -> Result<Ruleset, Vec<Diagnostic>> {
         for (i, p) in doc.pipelines.into_iter().enumerate() {
             pipeline_docs.push((
                 PipelineKind::Action,
-                Located {
-                    file: file.clone(),
-                    pointer: format!("/pipelines/{i}"),
-                    item: p,
-                },
+                Located { file: file.clone(), pointer: format!("/pipelines/{i}"), item: p },
             ));
         }
         for (i, p) in doc.derived.into_iter().enumerate() {
             pipeline_docs.push((
                 PipelineKind::Derived,
-                Located {
-                    file: file.clone(),
-                    pointer: format!("/derived/{i}"),
-                    item: p,
-                },
+                Located { file: file.clone(), pointer: format!("/derived/{i}"), item: p },
             ));
         }
     }
-    let has_actions = pipeline_docs
-        .iter()
-        .any(|(k, _)| *k == PipelineKind::Action);
+    let has_actions = pipeline_docs.iter().any(|(k, _)| *k == PipelineKind::Action);
     let (res_file, res) = match resolution {
         Some(r) => r,
         None => {
@@ -249,55 +180,31 @@ pub fn compile(rev: &Revision) -> Result<Ruleset, Vec<Diagnostic>> {
             }
             (
                 String::new(),
-                ResolutionDoc {
-                    dice: crate::dice::DiceSpec::D3D6,
-                    clamp: [3.0, 17.0],
-                    difficulty: "0".into(),
-                },
+                ResolutionDoc { dice: crate::dice::DiceSpec::D3D6, clamp: [3.0, 17.0], difficulty: "0".into() },
             )
         }
     };
     if res.dice.count == 0 || res.dice.count > 12 || res.dice.sides < 2 {
-        out.push(Diagnostic::new(
-            &res_file,
-            "/resolution/dice",
-            "dice must be 1–12 dice of at least 2 sides",
-        ));
+        out.push(Diagnostic::new(&res_file, "/resolution/dice", "dice must be 1–12 dice of at least 2 sides"));
     }
-    let odds = Arc::new(Odds::new(
-        if res.dice.count == 0 || res.dice.count > 12 || res.dice.sides < 2 {
-            crate::dice::DiceSpec::D3D6
-        } else {
-            res.dice
-        },
-    ));
+    let odds = Arc::new(Odds::new(if res.dice.count == 0 || res.dice.count > 12 || res.dice.sides < 2 {
+        crate::dice::DiceSpec::D3D6
+    } else {
+        res.dice
+    }));
     if res.clamp[0] > res.clamp[1] {
-        out.push(Diagnostic::new(
-            &res_file,
-            "/resolution/clamp",
-            "clamp minimum above maximum",
-        ));
+        out.push(Diagnostic::new(&res_file, "/resolution/clamp", "clamp minimum above maximum"));
     }
     let difficulty_ast = match expr::parse(&res.difficulty) {
         Ok(a) => Some(a),
         Err(e) => {
-            out.push(Diagnostic::new(
-                &res_file,
-                "/resolution/difficulty",
-                e.to_string(),
-            ));
+            out.push(Diagnostic::new(&res_file, "/resolution/difficulty", e.to_string()));
             None
         }
     };
 
     let lookups: Lookups = tables.iter().map(|t| (t.id.clone(), t.lookup())).collect();
-    let env = Env {
-        vars: &vars,
-        var_index: &var_index,
-        params: &params,
-        param_index: &param_index,
-        lookups: &lookups,
-    };
+    let env = Env { vars: &vars, var_index: &var_index, params: &params, param_index: &param_index, lookups: &lookups };
 
     let mut pipelines: Vec<Pipeline> = Vec::new();
     let mut pipeline_index: BTreeMap<String, usize> = BTreeMap::new();
@@ -305,11 +212,7 @@ pub fn compile(rev: &Revision) -> Result<Ruleset, Vec<Diagnostic>> {
     for (kind, loc) in &pipeline_docs {
         let p = &loc.item;
         if pipeline_index.contains_key(&p.id) {
-            out.push(Diagnostic::new(
-                &loc.file,
-                &loc.pointer,
-                format!("pipeline '{}' declared twice", p.id),
-            ));
+            out.push(Diagnostic::new(&loc.file, &loc.pointer, format!("pipeline '{}' declared twice", p.id)));
             continue;
         }
         let ctx = PipelineCtx {
@@ -327,10 +230,7 @@ pub fn compile(rev: &Revision) -> Result<Ruleset, Vec<Diagnostic>> {
                     out.push(Diagnostic::new(
                         &loc.file,
                         format!("{}/output", loc.pointer),
-                        format!(
-                            "'{}' is already computed by pipeline '{}'",
-                            vars[o].id, pipelines[other].id
-                        ),
+                        format!("'{}' is already computed by pipeline '{}'", vars[o].id, pipelines[other].id),
                     ));
                 } else {
                     outputs.insert(o, pipelines.len());
@@ -344,8 +244,17 @@ pub fn compile(rev: &Revision) -> Result<Ruleset, Vec<Diagnostic>> {
     let derived_order = order_derived(&pipelines, &outputs, &vars, &mut out);
 
     if !out.is_empty() {
+        // A broken library modifier fails in every pipeline using it: report it once.
+        let mut seen = BTreeSet::new();
+        out.retain(|d| {
+            let core = d
+                .message
+                .split_once("') ")
+                .filter(|_| d.message.starts_with("(in pipeline '"))
+                .map_or(d.message.as_str(), |(_, m)| m);
+            seen.insert((d.file.clone(), d.pointer.clone(), core.to_string()))
+        });
         out.sort();
-        out.dedup();
         return Err(out);
     }
     Ok(Ruleset {
@@ -378,17 +287,9 @@ fn add_table(
     out: &mut Vec<Diagnostic>,
 ) {
     if index.contains_key(&info.id) {
-        out.push(Diagnostic::new(
-            file,
-            pointer,
-            format!("table '{}' declared twice", info.id),
-        ));
+        out.push(Diagnostic::new(file, pointer, format!("table '{}' declared twice", info.id)));
     } else if expr::Builtin::by_name(&info.id).is_some() {
-        out.push(Diagnostic::new(
-            file,
-            format!("{pointer}/id"),
-            format!("'{}' is a builtin function name", info.id),
-        ));
+        out.push(Diagnostic::new(file, format!("{pointer}/id"), format!("'{}' is a builtin function name", info.id)));
     } else if vars.contains_key(&info.id) || params.contains_key(&info.id) {
         out.push(Diagnostic::new(
             file,
@@ -401,21 +302,12 @@ fn add_table(
     }
 }
 
-fn range_table(
-    file: &str,
-    pointer: &str,
-    t: TableDoc,
-    out: &mut Vec<Diagnostic>,
-) -> Option<TableInfo> {
+fn range_table(file: &str, pointer: &str, t: TableDoc, out: &mut Vec<Diagnostic>) -> Option<TableInfo> {
     let before = out.len();
     let mut bins = Vec::new();
     let mut bin_labels = Vec::new();
     if t.scale[0] > t.scale[1] {
-        out.push(Diagnostic::new(
-            file,
-            format!("{pointer}/scale"),
-            "scale minimum above maximum",
-        ));
+        out.push(Diagnostic::new(file, format!("{pointer}/scale"), "scale minimum above maximum"));
     }
     for (i, b) in t.bins.iter().enumerate() {
         let bp = format!("{pointer}/bins/{i}");
@@ -429,11 +321,7 @@ fn range_table(
             },
             (None, Some(x)) => Interval::point(x),
             _ => {
-                out.push(Diagnostic::new(
-                    file,
-                    &bp,
-                    "a bin has exactly one of \"range\" or \"at\"",
-                ));
+                out.push(Diagnostic::new(file, &bp, "a bin has exactly one of \"range\" or \"at\""));
                 continue;
             }
         };
@@ -441,46 +329,25 @@ fn range_table(
             out.push(Diagnostic::new(
                 file,
                 format!("{bp}/value"),
-                format!(
-                    "value {} is outside the table's declared scale [{}, {}]",
-                    b.value, t.scale[0], t.scale[1]
-                ),
+                format!("value {} is outside the table's declared scale [{}, {}]", b.value, t.scale[0], t.scale[1]),
             ));
         }
-        bins.push(Bin {
-            interval,
-            value: b.value,
-            tag: b.tag.clone(),
-        });
+        bins.push(Bin { interval, value: b.value, tag: b.tag.clone() });
         bin_labels.push(b.label.clone());
     }
-    if bins.is_empty() && out.len() == before {
-        out.push(Diagnostic::new(
-            file,
-            format!("{pointer}/bins"),
-            "a table needs at least one bin",
-        ));
-    }
-    if out.len() > before {
+    if bins.is_empty() {
+        if out.len() == before {
+            out.push(Diagnostic::new(file, format!("{pointer}/bins"), "a table needs at least one bin"));
+        }
         return None;
     }
     // Bins are written in order; tiling is checked in that order so messages point at the bin.
-    let table = RangeTable {
-        id: t.id.clone(),
-        round_input: t.input.round,
-        bins,
-    };
-    let problems = table.check_tiling();
-    for (i, msg) in &problems {
-        out.push(Diagnostic::new(
-            file,
-            format!("{pointer}/bins/{i}"),
-            msg.clone(),
-        ));
+    let table = RangeTable { id: t.id.clone(), round_input: t.input.round, bins };
+    for (i, msg) in table.check_tiling() {
+        out.push(Diagnostic::new(file, format!("{pointer}/bins/{i}"), msg));
     }
-    if !problems.is_empty() {
-        return None;
-    }
+    // A flawed table is still registered (the revision is rejected anyway) so that expressions
+    // calling it do not report a second, misleading "missing table".
     Some(TableInfo {
         id: t.id,
         label: t.label,
@@ -496,11 +363,7 @@ fn range_table(
 fn curve(file: &str, pointer: &str, c: CurveDoc, out: &mut Vec<Diagnostic>) -> Option<TableInfo> {
     let before = out.len();
     if c.points.len() < 2 {
-        out.push(Diagnostic::new(
-            file,
-            format!("{pointer}/points"),
-            "a curve needs at least two points",
-        ));
+        out.push(Diagnostic::new(file, format!("{pointer}/points"), "a curve needs at least two points"));
     }
     for (i, w) in c.points.windows(2).enumerate() {
         if w[1][0] <= w[0][0] {
@@ -516,10 +379,7 @@ fn curve(file: &str, pointer: &str, c: CurveDoc, out: &mut Vec<Diagnostic>) -> O
             out.push(Diagnostic::new(
                 file,
                 format!("{pointer}/points/{i}"),
-                format!(
-                    "value {} is outside the curve's declared scale [{}, {}]",
-                    p[1], c.scale[0], c.scale[1]
-                ),
+                format!("value {} is outside the curve's declared scale [{}, {}]", p[1], c.scale[0], c.scale[1]),
             ));
         }
     }
@@ -534,10 +394,7 @@ fn curve(file: &str, pointer: &str, c: CurveDoc, out: &mut Vec<Diagnostic>) -> O
         scale: c.scale,
         source: format!("{file}#{pointer}"),
         bin_labels: Vec::new(),
-        kind: TableKind::Curve(Arc::new(Curve {
-            id: c.id,
-            points: c.points.iter().map(|p| (p[0], p[1])).collect(),
-        })),
+        kind: TableKind::Curve(Arc::new(Curve { id: c.id, points: c.points.iter().map(|p| (p[0], p[1])).collect() })),
     })
 }
 
@@ -563,10 +420,7 @@ impl Scope for PipelineScope<'_> {
         if let Some(&i) = self.env.var_index.get(name) {
             return Some(Slot::Input(i));
         }
-        self.env
-            .param_index
-            .get(name)
-            .map(|&i| Slot::Const(self.env.params[i].value))
+        self.env.param_index.get(name).map(|&i| Slot::Const(self.env.params[i].value))
     }
     fn function(&self, name: &str) -> Option<Arc<dyn Lookup>> {
         self.env.lookups.get(name).cloned()
@@ -597,10 +451,10 @@ struct PipelineCtx<'a> {
 /// Collects the variable slots read by an expression.
 fn record_inputs(ast: &Ast, env: &Env, locals: &[String], reads: &mut BTreeSet<usize>) {
     for name in ast.variables() {
-        if !locals.iter().any(|l| l == name) {
-            if let Some(&i) = env.var_index.get(name) {
-                reads.insert(i);
-            }
+        if !locals.iter().any(|l| l == name)
+            && let Some(&i) = env.var_index.get(name)
+        {
+            reads.insert(i);
         }
     }
 }
@@ -625,11 +479,7 @@ fn compile_expr(
     match expr::compile(&ast, scope) {
         Ok(c) => Some(c),
         Err(e) => {
-            out.push(Diagnostic::new(
-                file,
-                pointer,
-                format!("{context}{}", describe(&e)),
-            ));
+            out.push(Diagnostic::new(file, pointer, format!("{context}{}", describe(&e))));
             None
         }
     }
@@ -639,11 +489,7 @@ fn describe(e: &CompileError) -> String {
     e.to_string()
 }
 
-fn compile_pipeline(
-    ctx: &PipelineCtx,
-    loc: &Located<PipelineDoc>,
-    out: &mut Vec<Diagnostic>,
-) -> Option<Pipeline> {
+fn compile_pipeline(ctx: &PipelineCtx, loc: &Located<PipelineDoc>, out: &mut Vec<Diagnostic>) -> Option<Pipeline> {
     let p = &loc.item;
     let (file, ptr) = (loc.file.as_str(), loc.pointer.as_str());
     let before = out.len();
@@ -655,11 +501,7 @@ fn compile_pipeline(
         (Some(o), PipelineKind::Derived) => match env.var_index.get(o) {
             Some(&i) => Some(i),
             None => {
-                out.push(Diagnostic::new(
-                    file,
-                    format!("{ptr}/output"),
-                    format!("'{o}' is not a vocabulary variable"),
-                ));
+                out.push(Diagnostic::new(file, format!("{ptr}/output"), format!("'{o}' is not a vocabulary variable")));
                 None
             }
         },
@@ -674,41 +516,25 @@ fn compile_pipeline(
         (None, _) => None,
     };
 
-    let claim_local =
-        |id: &str, pointer: &str, locals: &mut Vec<String>, out: &mut Vec<Diagnostic>| -> usize {
-            if locals.iter().any(|l| l == id) {
-                out.push(Diagnostic::new(
-                    file,
-                    pointer,
-                    format!("'{id}' is defined twice in pipeline '{}'", p.id),
-                ));
-            } else if env.var_index.contains_key(id) || env.param_index.contains_key(id) {
-                out.push(Diagnostic::new(
-                    file,
-                    pointer,
-                    format!("'{id}' would hide the variable or parameter of that name"),
-                ));
-            }
-            locals.push(id.to_string());
-            locals.len() - 1
-        };
+    let claim_local = |id: &str, pointer: &str, locals: &mut Vec<String>, out: &mut Vec<Diagnostic>| -> usize {
+        if locals.iter().any(|l| l == id) {
+            out.push(Diagnostic::new(file, pointer, format!("'{id}' is defined twice in pipeline '{}'", p.id)));
+        } else if env.var_index.contains_key(id) || env.param_index.contains_key(id) {
+            out.push(Diagnostic::new(
+                file,
+                pointer,
+                format!("'{id}' would hide the variable or parameter of that name"),
+            ));
+        }
+        locals.push(id.to_string());
+        locals.len() - 1
+    };
 
     let mut lets = Vec::new();
     for (i, l) in p.lets.iter().enumerate() {
         let lp = format!("{ptr}/let/{i}");
-        let scope = PipelineScope {
-            env,
-            locals: &locals,
-        };
-        let compiled = compile_expr(
-            &l.expr,
-            file,
-            &format!("{lp}/expr"),
-            &scope,
-            &mut reads,
-            out,
-            "",
-        );
+        let scope = PipelineScope { env, locals: &locals };
+        let compiled = compile_expr(&l.expr, file, &format!("{lp}/expr"), &scope, &mut reads, out, "");
         let slot = claim_local(&l.id, &format!("{lp}/id"), &mut locals, out);
         if let Some(expr) = compiled {
             lets.push(Stage {
@@ -727,10 +553,7 @@ fn compile_pipeline(
     let mut requires = Vec::new();
     for (i, r) in p.requires.iter().enumerate() {
         let rp = format!("{ptr}/requires/{i}/expr");
-        let scope = PipelineScope {
-            env,
-            locals: &locals,
-        };
+        let scope = PipelineScope { env, locals: &locals };
         match expr::parse(&r.expr) {
             Ok(ast) => {
                 record_inputs(&ast, env, &locals, &mut reads);
@@ -748,18 +571,7 @@ fn compile_pipeline(
         }
     }
 
-    let base = stage(
-        ctx,
-        &p.base,
-        file,
-        &format!("{ptr}/base"),
-        BASE,
-        &locals,
-        &mut reads,
-        out,
-        "",
-    )
-    .map(|mut s| {
+    let base = stage(ctx, &p.base, file, &format!("{ptr}/base"), BASE, &locals, &mut reads, out, "").map(|mut s| {
         s.local = claim_local(BASE, &format!("{ptr}/base"), &mut locals, out);
         s
     });
@@ -769,12 +581,7 @@ fn compile_pipeline(
         let mp = format!("{ptr}/modifiers/{i}");
         let (doc, sfile, spointer, context) = match m {
             ModifierRef::Named(name) => match ctx.library.get(name) {
-                Some(l) => (
-                    &l.item,
-                    l.file.as_str(),
-                    l.pointer.clone(),
-                    format!("(in pipeline '{}') ", p.id),
-                ),
+                Some(l) => (&l.item, l.file.as_str(), l.pointer.clone(), format!("(in pipeline '{}') ", p.id)),
                 None => {
                     let hint = crate::expr::Hint(
                         ctx.library
@@ -784,11 +591,7 @@ fn compile_pipeline(
                             .min()
                             .map(|(_, k)| k.clone()),
                     );
-                    out.push(Diagnostic::new(
-                        file,
-                        &mp,
-                        format!("unknown modifier '{name}'{hint}"),
-                    ));
+                    out.push(Diagnostic::new(file, &mp, format!("unknown modifier '{name}'{hint}")));
                     continue;
                 }
             },
@@ -798,9 +601,7 @@ fn compile_pipeline(
             out.push(Diagnostic::new(sfile, &spointer, "a modifier needs an id"));
             continue;
         };
-        if let Some(mut s) = stage(
-            ctx, doc, sfile, &spointer, &id, &locals, &mut reads, out, &context,
-        ) {
+        if let Some(mut s) = stage(ctx, doc, sfile, &spointer, &id, &locals, &mut reads, out, &context) {
             s.local = claim_local(&id, &mp, &mut locals, out);
             modifiers.push(s);
         }
@@ -813,14 +614,10 @@ fn compile_pipeline(
         (None, PipelineKind::Action) => Some((ctx.res.clamp[0], ctx.res.clamp[1])),
         (None, PipelineKind::Derived) => None,
     };
-    if let Some((lo, hi)) = clamp {
-        if lo > hi {
-            out.push(Diagnostic::new(
-                file,
-                format!("{ptr}/clamp"),
-                "clamp minimum above maximum",
-            ));
-        }
+    if let Some((lo, hi)) = clamp
+        && lo > hi
+    {
+        out.push(Diagnostic::new(file, format!("{ptr}/clamp"), "clamp minimum above maximum"));
     }
     if let (Some(o), Some((lo, hi))) = (output, clamp) {
         let v = &env.vars[o];
@@ -828,28 +625,18 @@ fn compile_pipeline(
             out.push(Diagnostic::new(
                 file,
                 format!("{ptr}/clamp"),
-                format!(
-                    "clamp [{lo}, {hi}] exceeds the scale of '{}' [{}, {}]",
-                    v.id, v.min, v.max
-                ),
+                format!("clamp [{lo}, {hi}] exceeds the scale of '{}' [{}, {}]", v.id, v.min, v.max),
             ));
         }
     }
 
     let difficulty = match (ctx.kind, ctx.difficulty) {
         (PipelineKind::Action, Some(ast)) => {
-            let scope = PipelineScope {
-                env,
-                locals: &locals,
-            };
+            let scope = PipelineScope { env, locals: &locals };
             match expr::compile(ast, &scope) {
                 Ok(c) => Some(c),
                 Err(e) => {
-                    out.push(Diagnostic::new(
-                        ctx.res_file,
-                        "/resolution/difficulty",
-                        describe(&e),
-                    ));
+                    out.push(Diagnostic::new(ctx.res_file, "/resolution/difficulty", describe(&e)));
                     None
                 }
             }
@@ -861,11 +648,7 @@ fn compile_pipeline(
         out.push(Diagnostic::new(
             file,
             ptr,
-            format!(
-                "pipeline '{}' uses {} named values; at most {MAX_LOCALS}",
-                p.id,
-                locals.len()
-            ),
+            format!("pipeline '{}' uses {} named values; at most {MAX_LOCALS}", p.id, locals.len()),
         ));
     }
     if out.len() > before {
@@ -902,21 +685,10 @@ fn stage(
     out: &mut Vec<Diagnostic>,
     context: &str,
 ) -> Option<Stage> {
-    let scope = PipelineScope {
-        env: ctx.env,
-        locals,
-    };
+    let scope = PipelineScope { env: ctx.env, locals };
     match (&doc.expr, &doc.table, &doc.input) {
         (Some(e), None, None) => {
-            let expr = compile_expr(
-                e,
-                file,
-                &format!("{pointer}/expr"),
-                &scope,
-                reads,
-                out,
-                context,
-            )?;
+            let expr = compile_expr(e, file, &format!("{pointer}/expr"), &scope, reads, out, context)?;
             Some(Stage {
                 id: id.into(),
                 label: doc.label.clone(),
@@ -946,25 +718,9 @@ fn stage(
                 ));
                 return None;
             }
-            let probe = compile_expr(
-                input,
-                file,
-                &format!("{pointer}/input"),
-                &scope,
-                reads,
-                out,
-                context,
-            )?;
+            let probe = compile_expr(input, file, &format!("{pointer}/input"), &scope, reads, out, context)?;
             let text = format!("{t}({input})");
-            let expr = compile_expr(
-                &text,
-                file,
-                &format!("{pointer}/input"),
-                &scope,
-                reads,
-                out,
-                context,
-            )?;
+            let expr = compile_expr(&text, file, &format!("{pointer}/input"), &scope, reads, out, context)?;
             Some(Stage {
                 id: id.into(),
                 label: doc.label.clone(),
@@ -977,11 +733,7 @@ fn stage(
             })
         }
         _ => {
-            out.push(Diagnostic::new(
-                file,
-                pointer,
-                "a stage has either \"expr\", or \"table\" with \"input\"",
-            ));
+            out.push(Diagnostic::new(file, pointer, "a stage has either \"expr\", or \"table\" with \"input\""));
             None
         }
     }
@@ -994,38 +746,53 @@ fn order_derived(
     vars: &[Variable],
     out: &mut Vec<Diagnostic>,
 ) -> Vec<usize> {
-    #[derive(Clone, Copy, PartialEq)]
-    enum Mark {
-        New,
-        Active,
-        Done,
+    let mut t = Topo {
+        pipelines,
+        outputs,
+        vars,
+        marks: vec![Mark::New; pipelines.len()],
+        stack: Vec::new(),
+        order: Vec::new(),
+        out,
+    };
+    for &p in outputs.values() {
+        t.visit(p);
     }
-    fn visit(
-        p: usize,
-        pipelines: &[Pipeline],
-        outputs: &BTreeMap<usize, usize>,
-        vars: &[Variable],
-        marks: &mut Vec<Mark>,
-        stack: &mut Vec<usize>,
-        order: &mut Vec<usize>,
-        out: &mut Vec<Diagnostic>,
-    ) {
-        match marks[p] {
+    t.order
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Mark {
+    New,
+    Active,
+    Done,
+}
+
+struct Topo<'a> {
+    pipelines: &'a [Pipeline],
+    outputs: &'a BTreeMap<usize, usize>,
+    vars: &'a [Variable],
+    marks: Vec<Mark>,
+    stack: Vec<usize>,
+    order: Vec<usize>,
+    out: &'a mut Vec<Diagnostic>,
+}
+
+impl Topo<'_> {
+    fn name(&self, p: usize) -> String {
+        let pl = &self.pipelines[p];
+        pl.output.map(|o| self.vars[o].id.clone()).unwrap_or_else(|| pl.id.clone())
+    }
+
+    fn visit(&mut self, p: usize) {
+        match self.marks[p] {
             Mark::Done => return,
             Mark::Active => {
-                let start = stack.iter().position(|&s| s == p).unwrap_or(0);
-                let mut names: Vec<String> = stack[start..]
-                    .iter()
-                    .map(|&s| {
-                        pipelines[s]
-                            .output
-                            .map(|o| vars[o].id.clone())
-                            .unwrap_or_else(|| pipelines[s].id.clone())
-                    })
-                    .collect();
+                let start = self.stack.iter().position(|&s| s == p).unwrap_or(0);
+                let mut names: Vec<String> = self.stack[start..].iter().map(|&s| self.name(s)).collect();
                 names.push(names[0].clone());
-                let (file, pointer) = split_source(&pipelines[p].source);
-                out.push(Diagnostic::new(
+                let (file, pointer) = split_source(&self.pipelines[p].source);
+                self.out.push(Diagnostic::new(
                     file,
                     pointer,
                     format!("cycle between derived values: {}", names.join(" → ")),
@@ -1034,26 +801,17 @@ fn order_derived(
             }
             Mark::New => {}
         }
-        marks[p] = Mark::Active;
-        stack.push(p);
-        for &input in &pipelines[p].inputs {
-            if let Some(&q) = outputs.get(&input) {
-                visit(q, pipelines, outputs, vars, marks, stack, order, out);
+        self.marks[p] = Mark::Active;
+        self.stack.push(p);
+        for &input in &self.pipelines[p].inputs {
+            if let Some(&q) = self.outputs.get(&input) {
+                self.visit(q);
             }
         }
-        stack.pop();
-        marks[p] = Mark::Done;
-        order.push(p);
+        self.stack.pop();
+        self.marks[p] = Mark::Done;
+        self.order.push(p);
     }
-    let mut marks = vec![Mark::New; pipelines.len()];
-    let mut order = Vec::new();
-    let mut stack = Vec::new();
-    for &p in outputs.values() {
-        visit(
-            p, pipelines, outputs, vars, &mut marks, &mut stack, &mut order, out,
-        );
-    }
-    order
 }
 
 pub(crate) fn split_source(source: &str) -> (&str, &str) {

@@ -8,21 +8,13 @@ pub enum InputError {
     #[error("unknown variable '{name}'{hint}")]
     Unknown { name: String, hint: Hint },
     #[error("{name} = {value} is outside its scale {min}..{max}")]
-    OutOfScale {
-        name: String,
-        value: f64,
-        min: f64,
-        max: f64,
-    },
+    OutOfScale { name: String, value: f64, min: f64, max: f64 },
     #[error("{name} = {value} must be a whole number")]
     NotInteger { name: String, value: f64 },
     #[error("{name} is set twice")]
     Twice { name: String },
     #[error("pipeline '{pipeline}' is missing {}", .names.join(", "))]
-    Missing {
-        pipeline: String,
-        names: Vec<String>,
-    },
+    Missing { pipeline: String, names: Vec<String> },
 }
 
 /// Checked inputs for one pipeline, with the derived values that were filled in.
@@ -43,12 +35,7 @@ impl Ruleset {
             if std::mem::replace(&mut seen[v], true) {
                 continue;
             }
-            match self
-                .derived_order
-                .iter()
-                .map(|&p| &self.pipelines[p])
-                .find(|p| p.output == Some(v))
-            {
+            match self.derived_order.iter().map(|&p| &self.pipelines[p]).find(|p| p.output == Some(v)) {
                 Some(p) => stack.extend(p.inputs.iter().copied()),
                 None => out.push(v),
             }
@@ -73,18 +60,10 @@ impl Ruleset {
         })?;
         let v = &self.vars[slot];
         if !value.is_finite() || value < v.min || value > v.max {
-            return Err(InputError::OutOfScale {
-                name: name.into(),
-                value,
-                min: v.min,
-                max: v.max,
-            });
+            return Err(InputError::OutOfScale { name: name.into(), value, min: v.min, max: v.max });
         }
         if v.integer && value.fract() != 0.0 {
-            return Err(InputError::NotInteger {
-                name: name.into(),
-                value,
-            });
+            return Err(InputError::NotInteger { name: name.into(), value });
         }
         Ok(slot)
     }
@@ -92,11 +71,7 @@ impl Ruleset {
     /// Builds inputs for `pipeline` from named values: defaults first, then the given values,
     /// then derived values computed from them; refuses unknown names, values off their scale and
     /// missing inputs, naming each.
-    pub fn prepare(
-        &self,
-        pipeline: &Pipeline,
-        given: &[(String, f64)],
-    ) -> Result<Prepared, InputError> {
+    pub fn prepare(&self, pipeline: &Pipeline, given: &[(String, f64)]) -> Result<Prepared, InputError> {
         let mut inputs = self.inputs();
         let mut known: Vec<bool> = self.vars.iter().map(|v| v.default.is_some()).collect();
         let mut seen = vec![false; self.vars.len()];
@@ -115,28 +90,17 @@ impl Ruleset {
             .iter()
             .filter(|&&i| !known[i])
             .map(|&i| {
-                let leaves: Vec<&str> = self
-                    .leaf_inputs(i)
-                    .into_iter()
-                    .filter(|&l| !known[l])
-                    .map(|l| self.vars[l].id.as_str())
-                    .collect();
+                let leaves: Vec<&str> =
+                    self.leaf_inputs(i).into_iter().filter(|&l| !known[l]).map(|l| self.vars[l].id.as_str()).collect();
                 if leaves.is_empty() || leaves == [self.vars[i].id.as_str()] {
                     format!("--set {}=…", self.vars[i].id)
                 } else {
-                    format!(
-                        "--set {}=… (or its inputs: {})",
-                        self.vars[i].id,
-                        leaves.join(", ")
-                    )
+                    format!("--set {}=… (or its inputs: {})", self.vars[i].id, leaves.join(", "))
                 }
             })
             .collect();
         if !missing.is_empty() {
-            return Err(InputError::Missing {
-                pipeline: pipeline.id.clone(),
-                names: missing,
-            });
+            return Err(InputError::Missing { pipeline: pipeline.id.clone(), names: missing });
         }
         Ok(Prepared { inputs, derived })
     }

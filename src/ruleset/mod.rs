@@ -13,7 +13,7 @@ pub use table::{Bin, Curve, Interval, RangeTable};
 
 use crate::catalog::{Labels, Revision};
 use crate::dice::{DiceSpec, Odds};
-use crate::expr::{Compiled, Frame, Lookup};
+use crate::expr::{Compiled, Lookup};
 use semver::Version;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -104,7 +104,7 @@ pub struct Stage {
 pub struct Require {
     pub id: String,
     pub label: Labels,
-    pub cond: Box<dyn Fn(&Frame) -> bool + Send + Sync>,
+    pub cond: crate::expr::Condition,
     pub source: String,
 }
 
@@ -184,50 +184,34 @@ impl Ruleset {
     }
 
     fn missing(&self, what: &'static str, name: &str, needed_by: &'static str) -> Missing {
-        Missing {
-            revision: self.label(),
-            what,
-            name: name.into(),
-            needed_by,
-        }
+        Missing { revision: self.label(), what, name: name.into(), needed_by }
     }
     /// Lookups for names the code relies on, failing with a message naming what is missing.
     pub fn need_var(&self, id: &str, by: &'static str) -> Result<usize, Missing> {
         self.var(id).ok_or_else(|| self.missing("variable", id, by))
     }
     pub fn need_param(&self, id: &str, by: &'static str) -> Result<f64, Missing> {
-        self.param(id)
-            .ok_or_else(|| self.missing("parameter", id, by))
+        self.param(id).ok_or_else(|| self.missing("parameter", id, by))
     }
     pub fn need_table(&self, id: &str, by: &'static str) -> Result<&TableInfo, Missing> {
         self.table(id).ok_or_else(|| self.missing("table", id, by))
     }
     pub fn need_range_table(&self, id: &str, by: &'static str) -> Result<Arc<RangeTable>, Missing> {
-        self.table(id)
-            .and_then(|t| t.range().cloned())
-            .ok_or_else(|| self.missing("range table", id, by))
+        self.table(id).and_then(|t| t.range().cloned()).ok_or_else(|| self.missing("range table", id, by))
     }
     pub fn need_pipeline(&self, id: &str, by: &'static str) -> Result<usize, Missing> {
-        self.pipeline_index(id)
-            .ok_or_else(|| self.missing("pipeline", id, by))
+        self.pipeline_index(id).ok_or_else(|| self.missing("pipeline", id, by))
     }
 
     /// Inputs with every defaulted variable at its default and the rest at 0.
     pub fn inputs(&self) -> Inputs {
-        Inputs {
-            values: self.vars.iter().map(|v| v.default.unwrap_or(0.0)).collect(),
-        }
+        Inputs { values: self.vars.iter().map(|v| v.default.unwrap_or(0.0)).collect() }
     }
 
     /// Fills the derived variables `needed` (and what they depend on) that were not provided,
     /// from the derived pipelines whose own inputs are known, in dependency order. `known[i]`
     /// says whether slot i is known; it is updated. Returns the slots computed.
-    pub fn complete(
-        &self,
-        inputs: &mut Inputs,
-        known: &mut [bool],
-        needed: &[usize],
-    ) -> Vec<usize> {
+    pub fn complete(&self, inputs: &mut Inputs, known: &mut [bool], needed: &[usize]) -> Vec<usize> {
         // Walk dependencies backwards from what is needed, stopping at what is already known.
         let mut wanted = vec![false; self.vars.len()];
         let mut stack: Vec<usize> = needed.iter().copied().filter(|&i| !known[i]).collect();
@@ -236,12 +220,7 @@ impl Ruleset {
                 continue;
             }
             wanted[v] = true;
-            if let Some(p) = self
-                .derived_order
-                .iter()
-                .map(|&p| &self.pipelines[p])
-                .find(|p| p.output == Some(v))
-            {
+            if let Some(p) = self.derived_order.iter().map(|&p| &self.pipelines[p]).find(|p| p.output == Some(v)) {
                 stack.extend(p.inputs.iter().copied());
             }
         }

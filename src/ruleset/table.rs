@@ -19,12 +19,7 @@ pub struct Interval {
 
 impl Interval {
     pub fn point(x: f64) -> Self {
-        Interval {
-            lo: x,
-            lo_closed: true,
-            hi: x,
-            hi_closed: true,
-        }
+        Interval { lo: x, lo_closed: true, hi: x, hi_closed: true }
     }
 
     /// Parses `[a, b]`, `(a, b]`, `[a, inf)`, `(-inf, b)`.
@@ -57,31 +52,17 @@ impl Interval {
         if lo > hi || (lo == hi && !(lo_closed && hi_closed)) {
             return Err(format!("'{s}' is empty"));
         }
-        Ok(Interval {
-            lo,
-            lo_closed,
-            hi,
-            hi_closed,
-        })
+        Ok(Interval { lo, lo_closed, hi, hi_closed })
     }
 
     pub fn contains(&self, x: f64) -> bool {
-        (x > self.lo || (self.lo_closed && x == self.lo))
-            && (x < self.hi || (self.hi_closed && x == self.hi))
+        (x > self.lo || (self.lo_closed && x == self.lo)) && (x < self.hi || (self.hi_closed && x == self.hi))
     }
 
     /// The smallest and largest integers inside, if any.
     pub fn integer_span(&self) -> Option<(f64, f64)> {
-        let first = if self.lo_closed {
-            self.lo.ceil()
-        } else {
-            self.lo.floor() + 1.0
-        };
-        let last = if self.hi_closed {
-            self.hi.floor()
-        } else {
-            self.hi.ceil() - 1.0
-        };
+        let first = if self.lo_closed { self.lo.ceil() } else { self.lo.floor() + 1.0 };
+        let last = if self.hi_closed { self.hi.floor() } else { self.hi.ceil() - 1.0 };
         (first <= last).then_some((first, last))
     }
 }
@@ -89,11 +70,7 @@ impl Interval {
 impl fmt::Display for Interval {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let end = |x: f64| {
-            if x.is_infinite() {
-                if x > 0.0 { "inf".into() } else { "-inf".into() }
-            } else {
-                format!("{x}")
-            }
+            if x.is_infinite() { if x > 0.0 { "inf".into() } else { "-inf".into() } } else { format!("{x}") }
         };
         write!(
             f,
@@ -152,21 +129,14 @@ impl RangeTable {
         for i in 1..self.bins.len() {
             let (a, b) = (&self.bins[i - 1].interval, &self.bins[i].interval);
             if self.round_input {
-                let (Some((_, a_last)), Some((b_first, _))) = (a.integer_span(), b.integer_span())
-                else {
-                    problems.push((
-                        i,
-                        format!("bin {b} holds no integer, but this table rounds its input"),
-                    ));
+                let (Some((_, a_last)), Some((b_first, _))) = (a.integer_span(), b.integer_span()) else {
+                    problems.push((i, format!("bin {b} holds no integer, but this table rounds its input")));
                     continue;
                 };
                 if b_first <= a_last {
                     problems.push((i, format!("bin {b} overlaps {a} (both hold {b_first})")));
                 } else if b_first > a_last + 1.0 {
-                    problems.push((
-                        i,
-                        format!("gap between {a} and {b}: {} falls in no bin", a_last + 1.0),
-                    ));
+                    problems.push((i, format!("gap between {a} and {b}: {} falls in no bin", a_last + 1.0)));
                 }
             } else if b.lo < a.hi || (b.lo == a.hi && a.hi_closed && b.lo_closed) {
                 problems.push((i, format!("bin {b} overlaps {a}")));
@@ -225,11 +195,7 @@ mod tests {
             round_input,
             bins: bins
                 .iter()
-                .map(|(r, v)| Bin {
-                    interval: Interval::parse(r).unwrap(),
-                    value: *v,
-                    tag: None,
-                })
+                .map(|(r, v)| Bin { interval: Interval::parse(r).unwrap(), value: *v, tag: None })
                 .collect(),
         }
     }
@@ -243,27 +209,13 @@ mod tests {
         assert!(Interval::parse("[1, inf]").is_err());
         assert!(Interval::parse("[3, 1]").is_err());
         assert!(Interval::parse("1, 3").is_err());
-        assert_eq!(
-            Interval::parse("[0, 8]").unwrap().integer_span(),
-            Some((0.0, 8.0))
-        );
-        assert_eq!(
-            Interval::parse("(0.5, 3)").unwrap().integer_span(),
-            Some((1.0, 2.0))
-        );
+        assert_eq!(Interval::parse("[0, 8]").unwrap().integer_span(), Some((0.0, 8.0)));
+        assert_eq!(Interval::parse("(0.5, 3)").unwrap().integer_span(), Some((1.0, 2.0)));
     }
 
     #[test]
     fn continuous_lookup_respects_closed_ends() {
-        let t = table(
-            false,
-            &[
-                ("[0, 1.5]", -3.0),
-                ("(1.5, 3]", -2.0),
-                ("(3, 6]", 0.0),
-                ("(6, inf)", 1.0),
-            ],
-        );
+        let t = table(false, &[("[0, 1.5]", -3.0), ("(1.5, 3]", -2.0), ("(3, 6]", 0.0), ("(6, inf)", 1.0)]);
         assert!(t.check_tiling().is_empty());
         assert_eq!(t.value(1.5), -3.0);
         assert_eq!(t.value(1.51), -2.0);
@@ -274,15 +226,7 @@ mod tests {
 
     #[test]
     fn rounded_lookup_uses_integer_bins() {
-        let t = table(
-            true,
-            &[
-                ("[0, 8]", 2.0),
-                ("[9, 14]", 1.0),
-                ("[15, 22]", 0.0),
-                ("[23, inf)", -2.0),
-            ],
-        );
+        let t = table(true, &[("[0, 8]", 2.0), ("[9, 14]", 1.0), ("[15, 22]", 0.0), ("[23, inf)", -2.0)]);
         assert!(t.check_tiling().is_empty());
         assert_eq!(t.value(8.49), 2.0);
         assert_eq!(t.value(8.5), 1.0, "8.5 m rounds to 9 m");
@@ -303,10 +247,7 @@ mod tests {
 
     #[test]
     fn curve_interpolates_linearly_and_is_flat_outside() {
-        let c = Curve {
-            id: "cap".into(),
-            points: vec![(15.0, 5000.0), (17.0, 8000.0), (19.0, 12000.0)],
-        };
+        let c = Curve { id: "cap".into(), points: vec![(15.0, 5000.0), (17.0, 8000.0), (19.0, 12000.0)] };
         assert_eq!(c.at(16.0), 6500.0);
         assert_eq!(c.at(17.0), 8000.0);
         assert_eq!(c.at(10.0), 5000.0);

@@ -1,0 +1,191 @@
+//! The command line, end to end: the document's examples, and bad input refused cleanly.
+
+mod common;
+use common::*;
+use serde_json::Value;
+
+const PASS: &[&str] = &[
+    "resolve",
+    "pass",
+    "--set",
+    "dx=14",
+    "--set",
+    "passing=15",
+    "--set",
+    "control=13",
+    "--set",
+    "st=11",
+    "--set",
+    "kicking=12",
+    "--set",
+    "distance=18",
+    "--set",
+    "orientation=30",
+    "--set",
+    "nearest_opponent=4",
+];
+
+fn json_of(args: &[&str]) -> Value {
+    let o = run(args);
+    assert!(o.status.success(), "{args:?} failed: {}", stderr(&o));
+    serde_json::from_slice(&o.stdout).expect("stdout is JSON")
+}
+
+#[test]
+fn resolve_pass_example_as_json() {
+    let mut args = PASS.to_vec();
+    args.push("--json");
+    let v = json_of(&args);
+    assert_eq!(v["value"], 17);
+    assert_eq!(v["difficulty"], 4);
+    assert_eq!(v["probability_exact"], "215/216");
+    assert!((v["probability"].as_f64().unwrap() - 215.0 / 216.0).abs() < 1e-15);
+    assert!(v.get("margin").is_none(), "no margin unless rolled");
+    let stages: Vec<&str> =
+        v["contributions"].as_array().unwrap().iter().map(|c| c["stage"].as_str().unwrap()).collect();
+    assert_eq!(stages, ["base", "mod_control", "mod_pass_distance", "mod_pressure", "mod_orientation", "mod_stamina"]);
+    for c in v["contributions"].as_array().unwrap() {
+        assert!(c["source"].as_str().unwrap().contains(".json#/"), "every contribution names its content path");
+        assert!(c["label"]["pt-BR"].is_string() && c["label"]["en"].is_string());
+    }
+}
+
+#[test]
+fn resolve_with_a_roll_reports_the_margin() {
+    let mut args = PASS.to_vec();
+    args.extend(["--roll", "12", "--json"]);
+    let v = json_of(&args);
+    assert_eq!(v["margin"], 8);
+    assert_eq!(v["success"], true);
+}
+
+#[test]
+fn resolve_with_a_seed_is_repeatable() {
+    let mut args = PASS.to_vec();
+    args.extend(["--seed", "99", "--json"]);
+    let a = json_of(&args);
+    let b = json_of(&args);
+    assert_eq!(a["roll"], b["roll"]);
+    assert_eq!(a["margin"], a["roll"].as_i64().unwrap() - 4);
+}
+
+#[test]
+fn resolve_finishing_shows_the_clamp() {
+    let v = json_of(&[
+        "resolve",
+        "finishing",
+        "--set",
+        "dx=15",
+        "--set",
+        "finishing=16",
+        "--set",
+        "control=14",
+        "--set",
+        "st=13",
+        "--set",
+        "kicking=15",
+        "--set",
+        "distance=9",
+        "--set",
+        "angle=0",
+        "--set",
+        "orientation=0",
+        "--set",
+        "nearest_opponent=10",
+        "--json",
+    ]);
+    assert_eq!(v["value"], 17);
+    assert_eq!(v["difficulty"], 4);
+    let clamp = v["contributions"].as_array().unwrap().iter().find(|c| c["stage"] == "clamp").expect("clamp entry");
+    assert_eq!(clamp["running"], 17.0);
+}
+
+#[test]
+fn human_output_is_an_aligned_table() {
+    let o = run(PASS);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(out.contains("value 17  difficulty 4  P(3d6 ≥ 4) = 215/216 = 99.54%"), "{out}");
+    assert!(out.contains("mod_pass_distance"));
+    let pt = run(&[PASS, &["--lang", "pt-BR"]].concat());
+    assert!(stdout(&pt).contains("Domínio"));
+}
+
+#[test]
+fn odds_prints_appendix_b() {
+    let o = run(&["odds"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    let line = out.lines().find(|l| l.trim_start().starts_with("8 ")).expect("row for difficulty 8");
+    assert!(line.contains("181/216") && line.contains("83.80%"), "{line}");
+    let v = json_of(&["odds", "--json"]);
+    assert_eq!(v["odds"].as_array().unwrap().len(), 16);
+    assert_eq!(v["odds"][0]["favourable"], 216);
+}
+
+#[test]
+fn the_default_job_runs_on_embedded_content() {
+    let o = run(&[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("roll 12 → margin +8 (success)"), "{out}");
+    assert!(out.contains("roll 10 → margin +6 (success)"), "{out}");
+    assert!(out.contains("181/216 = 83.80%"));
+}
+
+/// A bad invocation: exit 2, one clear line on stderr, nothing on stdout.
+fn refused(args: &[&str], needle: &str) {
+    let o = run(args);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains(needle), "{args:?}: expected '{needle}' in: {err}");
+    assert!(stdout(&o).is_empty(), "{args:?} printed to stdout");
+    assert!(!err.contains("panicked"));
+}
+
+#[test]
+fn unknown_pipeline() {
+    refused(&["resolve", "passe", "--set", "dx=3"], "unknown pipeline 'passe'");
+}
+
+#[test]
+fn unknown_variable_gets_a_hint() {
+    refused(&[PASS, &["--set", "passin=12"]].concat(), "unknown variable 'passin' (did you mean 'passing'?)");
+}
+
+#[test]
+fn missing_variable_is_named() {
+    refused(&["resolve", "pass", "--set", "dx=14", "--set", "passing=15"], "--set control=…");
+}
+
+#[test]
+fn attribute_and_skill_outside_3_to_18() {
+    refused(&["resolve", "pass", "--set", "dx=19"], "dx = 19 is outside its scale 3..18");
+    refused(&["resolve", "pass", "--set", "passing=2"], "passing = 2 is outside its scale 3..18");
+    refused(&["resolve", "pass", "--set", "dx=12.5"], "dx = 12.5 must be a whole number");
+}
+
+#[test]
+fn malformed_set_and_roll() {
+    refused(&["resolve", "pass", "--set", "dx"], "expected name=value");
+    refused(&["resolve", "pass", "--set", "dx=abc"], "'abc' is not a number");
+    refused(&[PASS, &["--roll", "2"]].concat(), "3d6 totals run from 3 to 18");
+    refused(&[PASS, &["--set", "dx=13"]].concat(), "dx is set twice");
+}
+
+#[test]
+fn revision_that_does_not_exist() {
+    refused(&[PASS, &["--revision", "9.9.9"]].concat(), "ruleset microfut has no revision 9.9.9");
+    refused(&[PASS, &["--revision", "latest"]].concat(), "'latest' is not a version");
+}
+
+#[test]
+fn unknown_command_is_a_usage_error() {
+    let o = run(&["frobnicate"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn missing_content_folder() {
+    refused(&["validate", "--content", "/nonexistent/microfut"], "does not exist");
+}

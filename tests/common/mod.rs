@@ -1,0 +1,95 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use microfut::catalog::{Catalog, ContentTree};
+use microfut::pipeline::{Entry, Resolution};
+use microfut::ruleset::{Ruleset, compile};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The baseline revision the rules document's examples are pinned to.
+pub const BASELINE: &str = "0.5.0";
+
+pub fn ruleset(version: &str) -> Ruleset {
+    let catalog = Catalog::load(&ContentTree::embedded());
+    let rev = catalog.revision("microfut", Some(version)).expect("revision loads");
+    compile(rev).expect("revision compiles")
+}
+
+pub fn baseline() -> Ruleset {
+    ruleset(BASELINE)
+}
+
+pub fn sets(pairs: &[(&str, f64)]) -> Vec<(String, f64)> {
+    pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect()
+}
+
+/// Resolves a pipeline by name with named inputs, returning the resolution and its trace.
+pub fn resolve(rs: &Ruleset, pipeline: &str, pairs: &[(&str, f64)]) -> (Resolution, Vec<Entry>) {
+    let p = rs.pipeline(pipeline).unwrap_or_else(|| panic!("pipeline {pipeline}"));
+    let prepared = rs.prepare(p, &sets(pairs)).expect("inputs are valid");
+    let mut trace = Vec::new();
+    let r = p.resolve_traced(&prepared.inputs, &mut trace);
+    (r, trace)
+}
+
+pub fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_microfut")
+}
+
+pub fn run(args: &[&str]) -> Output {
+    Command::new(bin()).args(args).output().expect("binary runs")
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A private copy of the repository's content folder to break or publish in.
+pub fn content_copy() -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dst = tmp.path().join("content");
+    copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("content"), &dst);
+    (tmp, dst)
+}
+
+pub fn copy_dir(src: &Path, dst: &Path) {
+    std::fs::create_dir_all(dst).unwrap();
+    for e in std::fs::read_dir(src).unwrap() {
+        let e = e.unwrap();
+        let to = dst.join(e.file_name());
+        if e.path().is_dir() {
+            copy_dir(&e.path(), &to);
+        } else {
+            std::fs::copy(e.path(), to).unwrap();
+        }
+    }
+}
+
+/// Edits a JSON file in place.
+pub fn edit_json(path: &Path, f: impl FnOnce(&mut serde_json::Value)) {
+    let mut v: serde_json::Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    f(&mut v);
+    std::fs::write(path, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+}
+
+/// Snapshot of every file under a folder, to prove a failed command wrote nothing.
+pub fn tree_state(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    fn walk(d: &Path, out: &mut Vec<(PathBuf, Vec<u8>)>) {
+        let mut entries: Vec<_> = std::fs::read_dir(d).unwrap().map(|e| e.unwrap().path()).collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                walk(&p, out);
+            } else {
+                out.push((p.clone(), std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    walk(dir, &mut out);
+    out
+}

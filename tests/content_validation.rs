@@ -1,0 +1,124 @@
+//! `microfut validate`: schema and meaning, every problem reported with file and JSON pointer.
+
+mod common;
+use common::*;
+use serde_json::json;
+use std::fs;
+
+#[test]
+fn repository_content_is_valid() {
+    let o = run(&["validate", "--content", concat!(env!("CARGO_MANIFEST_DIR"), "/content")]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("all content valid"));
+    let embedded = run(&["validate"]);
+    assert!(embedded.status.success());
+}
+
+/// Breaks a copy of 0.5.0 in several ways at once; validate must report every one.
+#[test]
+fn reports_all_meaning_errors_with_file_and_pointer() {
+    let (_tmp, content) = content_copy();
+    let rev = content.join("microfut/0.5.0");
+    // Edit a draft copy so fingerprint checks of the published revision do not mask meaning errors.
+    let draft = content.join("microfut/0.9.0");
+    copy_dir(&rev, &draft);
+    edit_json(&draft.join("manifest.json"), |m| {
+        m["version"] = json!("0.9.0");
+        m["status"] = json!("draft");
+        m["parent"] = json!("0.5.0");
+    });
+    edit_json(&draft.join("modifiers.json"), |m| {
+        m["modifiers"][1]["expr"] = json!("max(pressure_floor, pressure_by_distance(nearest_oponent))");
+    });
+    edit_json(&draft.join("tables.json"), |t| {
+        // gap: (1.5, 3] becomes (2, 3]
+        t["tables"][0]["bins"][1]["range"] = json!("(2, 3]");
+        // overlap: stamina technique [10, 25) becomes [5, 25)
+        t["tables"][3]["bins"][1]["range"] = json!("[5, 25)");
+        // value outside the declared scale
+        t["tables"][4]["bins"][0]["value"] = json!(9);
+    });
+    edit_json(&draft.join("pipelines.json"), |p| {
+        p["pipelines"][0]["modifiers"][0] =
+            json!({"id": "mod_x", "label": {"pt-BR": "x", "en": "x"}, "table": "no_such_table", "input": "dx"});
+    });
+    edit_json(&draft.join("derived.json"), |d| {
+        // speed now reads r_normal, which reads speed: a cycle.
+        d["derived"][1]["base"]["expr"] = json!("round(0.45 * dx + 0.55 * res_practical) + 0 * r_normal");
+    });
+    let o = run(&["validate", "--content", content.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let out = stdout(&o);
+    let expect = [
+        "microfut/0.9.0/modifiers.json#/modifiers/1/expr: (in pipeline 'control') unknown variable 'nearest_oponent' (did you mean 'nearest_opponent'?)",
+        "microfut/0.9.0/tables.json#/tables/0/bins/1: gap between [0, 1.5] and (2, 3]",
+        "microfut/0.9.0/tables.json#/tables/3/bins/1: bin [5, 25) overlaps (-inf, 10)",
+        "microfut/0.9.0/tables.json#/tables/4/bins/0/value: value 9 is outside the table's declared scale [-4, 1]",
+        "microfut/0.9.0/pipelines.json#/pipelines/0/modifiers/0/table: stage names missing table 'no_such_table'",
+        "cycle between derived values:",
+    ];
+    for e in expect {
+        assert!(out.contains(e), "missing «{e}» in:\n{out}");
+    }
+    assert!(out.contains("microfut 0.5.0") && out.contains("ok"), "the intact revision still validates");
+}
+
+#[test]
+fn schema_violations_are_reported_with_pointers() {
+    let (_tmp, content) = content_copy();
+    let draft = content.join("microfut/0.9.0");
+    copy_dir(&content.join("microfut/0.5.0"), &draft);
+    edit_json(&draft.join("manifest.json"), |m| {
+        m["version"] = json!("0.9.0");
+        m["status"] = json!("draft");
+    });
+    edit_json(&draft.join("params.json"), |p| {
+        p["params"][0]["value"] = json!("one hundred and five");
+    });
+    edit_json(&draft.join("vocabulary.json"), |v| {
+        v["variables"][0]["colour"] = json!("red");
+    });
+    let o = run(&["validate", "--content", content.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(out.contains("microfut/0.9.0/params.json#/params/0/value: schema:"), "{out}");
+    assert!(out.contains("microfut/0.9.0/vocabulary.json#/variables/0: schema:") && out.contains("colour"), "{out}");
+}
+
+#[test]
+fn malformed_json_is_named_and_a_command_on_it_is_refused() {
+    let (_tmp, content) = content_copy();
+    let draft = content.join("microfut/0.9.0");
+    copy_dir(&content.join("microfut/0.5.0"), &draft);
+    edit_json(&draft.join("manifest.json"), |m| {
+        m["version"] = json!("0.9.0");
+        m["status"] = json!("draft");
+    });
+    fs::write(draft.join("tables.json"), "{ \"tables\": [ ").unwrap();
+    let o = run(&["validate", "--content", content.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("microfut/0.9.0/tables.json: malformed JSON at line 1"), "{}", stdout(&o));
+    let r = run(&["resolve", "pass", "--revision", "0.9.0", "--content", content.to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(2));
+    assert!(stderr(&r).contains("tables.json: malformed JSON"), "{}", stderr(&r));
+}
+
+#[test]
+fn a_revision_for_another_engine_is_refused_naming_both_versions() {
+    let (_tmp, content) = content_copy();
+    let draft = content.join("microfut/0.6.0");
+    copy_dir(&content.join("microfut/0.5.0"), &draft);
+    edit_json(&draft.join("manifest.json"), |m| {
+        m["version"] = json!("0.6.0");
+        m["status"] = json!("draft");
+        m["engine"] = json!(">=0.6.0, <0.7.0");
+    });
+    let r = run(&["resolve", "pass", "--revision", "0.6.0", "--content", content.to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(2));
+    let err = stderr(&r);
+    assert!(
+        err.contains("requires engine >=0.6.0, <0.7.0")
+            && err.contains(&format!("this is engine {}", env!("CARGO_PKG_VERSION"))),
+        "{err}"
+    );
+}
