@@ -5,7 +5,9 @@
 
 pub mod catalog;
 pub mod cli;
+pub mod club;
 pub mod dice;
 pub mod expr;
 pub mod pipeline;
 pub mod ruleset;
+pub mod sheet;

@@ -16,10 +16,16 @@ pub fn load_catalog(content: Option<&Path>) -> Result<Catalog, CliError> {
 /// The meaning check of a revision, chosen by its ruleset.
 pub fn meaning_check(rev: &Revision) -> Vec<Diagnostic> {
     match rev.ruleset.as_str() {
-        "microfut" => match crate::ruleset::compile(rev) {
-            Ok(_) => Vec::new(),
-            Err(d) => d,
-        },
+        "microfut" => {
+            let mut out = match crate::ruleset::compile(rev) {
+                Ok(_) => Vec::new(),
+                Err(d) => d,
+            };
+            if let Err(d) = crate::sheet::Roles::from_revision(rev) {
+                out.extend(d);
+            }
+            out
+        }
         other => vec![Diagnostic::new(rev.file("manifest.json"), "/id", format!("no compiler for ruleset '{other}'"))],
     }
 }
