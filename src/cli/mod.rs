@@ -3,6 +3,7 @@
 
 mod content;
 mod demo;
+mod matchday;
 mod odds;
 mod publish;
 mod render;
@@ -36,6 +37,10 @@ pub enum Command {
     Odds(odds::OddsArgs),
     /// Publish a draft revision: validate, fingerprint, mark published, record in catalog.json.
     Publish(publish::PublishArgs),
+    /// Play a full match between two clubs and print the score and statistics.
+    Match(matchday::MatchArgs),
+    /// Re-simulate a recorded run under its pinned revision: "identical" or the first round that differs.
+    Replay(matchday::ReplayArgs),
 }
 
 /// A failure with its exit code.
@@ -88,5 +93,7 @@ pub fn run(cli: Cli) -> CliResult {
         Command::Resolve(a) => resolve::run(content, a),
         Command::Odds(a) => odds::run(content, a),
         Command::Publish(a) => publish::run(content, a),
+        Command::Match(a) => matchday::run_match(content, a),
+        Command::Replay(a) => matchday::run_replay(content, a),
     }
 }

@@ -1,0 +1,721 @@
+//! Resolving actions (document Part VI, steps 5–9 of the round): the action's test, the
+//! opposition's tests compared by margins, and the physical effect — trajectory, possession,
+//! goal, rebound, loose ball, restart.
+
+use super::Match;
+use super::content::{ControlOutcome, DuelOutcome, PassOutcome, SaveOutcome, ShotOutcome};
+use super::events::EventKind;
+use super::geometry::{V2, to_segment};
+use super::npc::{Candidate, Kind};
+use super::state::{Ball, Line, Restart, RestartKind};
+use crate::pipeline::Resolution;
+
+impl Match {
+    pub(super) fn resolve(&mut self, c: usize, cand: &Candidate) {
+        let t = self.state.players[c].team;
+        self.state.possession = t;
+        self.state.last_touch = t;
+        match cand.kind {
+            Kind::Carry => self.after_carry(c, None),
+            Kind::Dribble => self.after_carry(c, cand.other),
+            Kind::Pass => self.pass(c, cand.other.expect("a pass has a receiver")),
+            Kind::Cross => self.cross(c, cand.dest),
+            Kind::Shoot => self.shot(c, false),
+        }
+    }
+
+    fn hold(&mut self, p: usize) {
+        let t = self.state.players[p].team;
+        self.state.ball_state = Ball::Held(p);
+        self.state.ball = self.state.players[p].pos;
+        self.state.possession = t;
+        self.state.last_touch = t;
+    }
+
+    fn loose_at(&mut self, at: V2, touched_by: usize) {
+        self.state.ball_state = Ball::Loose;
+        self.state.ball = at;
+        self.state.last_touch = touched_by;
+        self.event(EventKind::LooseBall { x: round2(at.x), y: round2(at.y) });
+    }
+
+    fn dead(&mut self, kind: RestartKind, team: usize, spot: V2, taker: Option<usize>) {
+        self.state.ball_state = Ball::Dead(Restart { kind, team, spot, taker });
+        self.state.ball = spot;
+    }
+
+    // ---- carrying and duels (document §28–§29, baseline §10) ----
+
+    /// After a carry (or a dribble at `only`), an opponent within reach challenges the carrier.
+    fn after_carry(&mut self, c: usize, only: Option<usize>) {
+        let t = self.state.players[c].team;
+        let cpos = self.state.players[c].pos;
+        let reach = self.rules.params.tackle_reach;
+        let round = self.state.round;
+        let defender = match only {
+            Some(o) if self.state.players[o].pos.dist(cpos) <= 2.0 * reach => Some(o),
+            Some(_) => None,
+            None => self
+                .opponents(t)
+                .filter(|&o| self.state.players[o].pos.dist(cpos) <= reach)
+                .filter(|&o| !matches!(self.state.players[o].beaten_by, Some((b, r)) if b == c && r + 1 >= round))
+                .min_by(|&a, &b| {
+                    let da = self.state.players[a].pos.dist(cpos);
+                    let db = self.state.players[b].pos.dist(cpos);
+                    da.total_cmp(&db).then(a.cmp(&b))
+                }),
+        };
+        self.state.ball = cpos;
+        if let Some(o) = defender {
+            let moving = self.state.players[c].moved > 0.1;
+            self.duel(c, o, moving);
+        }
+    }
+
+    fn duel(&mut self, c: usize, o: usize, moving: bool) {
+        let t = self.state.players[c].team;
+        let pipes = self.rules.pipes;
+        self.state.players[c].duel = true;
+        self.state.players[o].duel = true;
+        self.set_stamina(c);
+        self.set_stamina(o);
+        let (_, croll) = self.test(c, if moving { pipes.dribble } else { pipes.protection });
+        let (_, droll) = self.test(o, pipes.tackle);
+        let diff = droll.margin - croll.margin;
+        let outcome = self.rules.tackle_outcome.of(diff as f64);
+        let (cw, dw) = (self.who(c), self.who(o));
+        let name = match outcome {
+            DuelOutcome::CarrierKeeps => "carrier_keeps",
+            DuelOutcome::Loose => "loose",
+            DuelOutcome::Steal => "steal",
+        };
+        self.event(EventKind::Duel {
+            carrier: cw,
+            defender: dw,
+            carrier_margin: croll.margin,
+            defender_margin: droll.margin,
+            dribbling: moving,
+            outcome: name.into(),
+        });
+        match outcome {
+            DuelOutcome::CarrierKeeps => {
+                self.state.players[o].beaten_by = Some((c, self.state.round));
+                if moving {
+                    self.stats[t].dribbles_won += 1;
+                }
+                if self.rules.foul_check.of(droll.margin as f64) {
+                    self.foul(o, c);
+                }
+            }
+            DuelOutcome::Loose => {
+                if moving {
+                    self.stats[t].dribbles_lost += 1;
+                }
+                self.stats[1 - t].tackles += 1;
+                let (lo, hi) = (self.rules.params.loose_min, self.rules.params.loose_max);
+                let at = self.state.players[c].pos + self.random_dir() * self.dice.uniform(lo, hi);
+                self.loose_at(at, 1 - t);
+            }
+            DuelOutcome::Steal => {
+                if moving {
+                    self.stats[t].dribbles_lost += 1;
+                }
+                self.stats[1 - t].tackles += 1;
+                self.hold(o);
+            }
+        }
+    }
+
+    /// An accidental foul (document §35): a free kick, or a penalty inside the defender's box.
+    fn foul(&mut self, by: usize, on: usize) {
+        let ft = self.state.players[by].team;
+        self.stats[ft].fouls += 1;
+        let spot = self.state.players[on].pos;
+        let penalty = self.rules.pitch.in_own_box(self.frame(ft, spot));
+        let (bw, ow) = (self.who(by), self.who(on));
+        self.event(EventKind::Foul { by: bw, on: ow, penalty });
+        let team = 1 - ft;
+        if penalty {
+            let spot_f = V2::new(self.rules.pitch.length - self.rules.params.penalty_spot, self.rules.pitch.goal_y);
+            let spot = self.frame(team, spot_f);
+            self.dead(RestartKind::Penalty, team, spot, None);
+        } else {
+            self.dead(RestartKind::FreeKick, team, spot, Some(on));
+        }
+    }
+
+    // ---- passing (document §24, baseline §8, interception §30) ----
+
+    /// Where a pass or cross of this margin arrives: on target, off by |margin| × k, or misplaced.
+    fn arrival(&mut self, margin: i32, to: V2) -> (PassOutcome, V2) {
+        let outcome = self.rules.pass_quality.of(margin as f64);
+        let pr = self.rules.params;
+        let at = match outcome {
+            PassOutcome::OnTarget => to,
+            PassOutcome::Imprecise => {
+                to + self.random_dir() * (pr.pass_imprecise_per_margin * margin.unsigned_abs() as f64)
+            }
+            PassOutcome::Misplaced => {
+                to + self.random_dir() * self.dice.uniform(pr.pass_misplaced_min, pr.pass_misplaced_max)
+            }
+        };
+        (outcome, at)
+    }
+
+    /// Opponents who can reach the ball's line test in order along it; the first success takes
+    /// the ball. Returns the interceptor.
+    fn intercept(&mut self, passer: usize, from: V2, to: V2, margin: i32, skip_keeper: bool) -> Option<usize> {
+        let t = self.state.players[passer].team;
+        let s = self.rules.slots;
+        let q_int = self.rules.pass_q_int.value(margin as f64);
+        let mut on_line: Vec<(f64, usize)> = self
+            .opponents(t)
+            .filter(|&o| !(skip_keeper && self.state.players[o].line == Line::Goalkeeper))
+            .filter_map(|o| {
+                let (d, along) = to_segment(self.state.players[o].pos, from, to);
+                (along > 0.02 && along < 0.98 && d <= self.get(o, s.interception_radius)).then_some((along, o))
+            })
+            .collect();
+        on_line.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        for (along, o) in on_line {
+            let meet = from + (to - from) * along;
+            self.set(o, s.q_int, q_int);
+            self.set_stamina(o);
+            self.set_orientation(o, meet);
+            let (_, roll) = self.test(o, self.rules.pipes.interception);
+            let wins = if self.rules.params.interception_rule == 0.0 { roll.success } else { roll.margin > margin };
+            if wins {
+                return Some(o);
+            }
+        }
+        None
+    }
+
+    fn pass(&mut self, c: usize, r: usize) {
+        let t = self.state.players[c].team;
+        let s = self.rules.slots;
+        let from = self.state.players[c].pos;
+        let to = self.state.players[r].pos;
+        self.set(c, s.distance, from.dist(to));
+        self.set_orientation(c, to);
+        self.set_pressure(c, from);
+        self.set_stamina(c);
+        let (res, roll) = self.test(c, self.rules.pipes.pass);
+        self.stats[t].passes += 1;
+        let (outcome, at) = if res.possible {
+            self.arrival(roll.margin, to)
+        } else {
+            // Beyond the kicker's reach: the ball dies short of the target.
+            let reach = self.get(c, s.range);
+            (PassOutcome::Misplaced, from.toward(to, reach))
+        };
+        let (cw, rw) = (self.who(c), self.who(r));
+        let label = outcome_name(outcome);
+        if let Some(o) = self.intercept(c, from, at, roll.margin, false) {
+            self.stats[1 - t].interceptions += 1;
+            let ow = self.who(o);
+            self.event(EventKind::Pass {
+                by: cw,
+                to: rw,
+                distance: round2(from.dist(to)),
+                margin: roll.margin,
+                outcome: label.into(),
+                completed: false,
+            });
+            self.event(EventKind::Interception { by: ow, from: cw, margin: roll.margin });
+            self.hold(o);
+            return;
+        }
+        let reach = self.rules.params.loose_reach * 2.0;
+        let completed = if outcome == PassOutcome::Misplaced || self.state.players[r].pos.dist(at) > reach {
+            self.loose_at(at, t);
+            false
+        } else {
+            self.receive(r, from, at, self.rules.pass_quality.value(roll.margin as f64))
+        };
+        if completed {
+            self.stats[t].passes_completed += 1;
+        }
+        self.event(EventKind::Pass {
+            by: cw,
+            to: rw,
+            distance: round2(from.dist(to)),
+            margin: roll.margin,
+            outcome: label.into(),
+            completed,
+        });
+    }
+
+    /// The receiver's control test (document §22); true when his side keeps the ball.
+    fn receive(&mut self, r: usize, from: V2, at: V2, q_rec: f64) -> bool {
+        let t = self.state.players[r].team;
+        let s = self.rules.slots;
+        self.state.players[r].pos = at;
+        self.set(r, s.q_rec, q_rec);
+        self.set_pressure(r, at);
+        self.set_orientation(r, from);
+        self.set_stamina(r);
+        let (_, roll) = self.test(r, self.rules.pipes.control);
+        match self.rules.control_outcome.of(roll.margin as f64) {
+            ControlOutcome::Clean => {
+                self.hold(r);
+                true
+            }
+            ControlOutcome::HeavyTouch => {
+                let d = self.rules.control_outcome.value(roll.margin as f64);
+                let to = at + self.random_dir() * d;
+                self.loose_at(to, t);
+                true
+            }
+            ControlOutcome::Loose => {
+                let (lo, hi) = (self.rules.params.loose_min, self.rules.params.loose_max);
+                let to = at + self.random_dir() * self.dice.uniform(lo, hi);
+                self.loose_at(to, t);
+                false
+            }
+        }
+    }
+
+    // ---- crossing and the aerial duel (document §25, §31) ----
+
+    fn cross(&mut self, c: usize, landing: V2) {
+        let t = self.state.players[c].team;
+        let s = self.rules.slots;
+        let from = self.state.players[c].pos;
+        self.set(c, s.distance, from.dist(landing));
+        self.set_orientation(c, landing);
+        self.set_pressure(c, from);
+        self.set_stamina(c);
+        let (_, roll) = self.test(c, self.rules.pipes.cross);
+        self.stats[t].crosses += 1;
+        let (outcome, at) = self.arrival(roll.margin, landing);
+        let cw = self.who(c);
+        self.event(EventKind::Cross { by: cw, margin: roll.margin, x: round2(at.x), y: round2(at.y) });
+        if outcome == PassOutcome::Misplaced || !self.rules.pitch.in_bounds(at) {
+            self.loose_at(at, t);
+            return;
+        }
+        let Some(w) = self.aerial_duel(c, at) else {
+            self.loose_at(at, t);
+            return;
+        };
+        let wt = self.state.players[w].team;
+        if wt == t {
+            let goal = self.frame(t, self.rules.pitch.goal());
+            self.state.players[w].pos = at;
+            if at.dist(goal) <= self.rules.params.header_max_distance {
+                self.hold(w);
+                self.shot(w, true);
+            } else {
+                self.hold(w);
+            }
+        } else if self.state.players[w].line == Line::Goalkeeper {
+            self.state.players[w].pos = at;
+            self.hold(w);
+        } else {
+            // A headed clearance away from his own goal.
+            let pr = self.rules.params;
+            let away = (self.frame(wt, self.rules.pitch.goal()) - at).unit().rotated(self.dice.uniform(-40.0, 40.0));
+            let to = at + away * self.dice.uniform(pr.clearance_min, pr.clearance_max);
+            self.loose_at(to, wt);
+        }
+    }
+
+    /// Everyone within reach of the landing point contests it (a keeper near it inside his box
+    /// claims with his hands); the highest margin wins, ties among opponents contest again.
+    fn aerial_duel(&mut self, crosser: usize, at: V2) -> Option<usize> {
+        let pr = self.rules.params;
+        let mut contestants: Vec<usize> = (0..self.state.players.len())
+            .filter(|&p| p != crosser)
+            .filter(|&p| {
+                let pl = &self.state.players[p];
+                if pl.line == Line::Goalkeeper {
+                    pl.pos.dist(at) <= pr.keeper_claim_radius && self.rules.pitch.in_own_box(self.frame(pl.team, at))
+                } else {
+                    pl.pos.dist(at) <= pr.aerial_radius
+                }
+            })
+            .collect();
+        if contestants.is_empty() {
+            return None;
+        }
+        let count = contestants.len() as u32;
+        for _ in 0..8 {
+            let mut best = i32::MIN;
+            let mut leaders: Vec<usize> = Vec::new();
+            for &p in &contestants {
+                self.set_stamina(p);
+                self.state.players[p].duel = true;
+                let pipe = if self.state.players[p].line == Line::Goalkeeper {
+                    self.rules.pipes.claim
+                } else {
+                    self.rules.pipes.aerial_duel
+                };
+                let (_, roll) = self.test(p, pipe);
+                if roll.margin > best {
+                    best = roll.margin;
+                    leaders.clear();
+                }
+                if roll.margin == best {
+                    leaders.push(p);
+                }
+            }
+            let team = self.state.players[leaders[0]].team;
+            if leaders.iter().all(|&p| self.state.players[p].team == team) {
+                let w = leaders[0];
+                let ww = self.who(w);
+                self.event(EventKind::AerialDuel { won_by: ww, contestants: count });
+                return Some(w);
+            }
+            contestants = leaders;
+        }
+        // Still level after repeated contests: the nearest takes it.
+        let w = *contestants
+            .iter()
+            .min_by(|&&a, &&b| {
+                self.state.players[a].pos.dist(at).total_cmp(&self.state.players[b].pos.dist(at)).then(a.cmp(&b))
+            })
+            .expect("non-empty");
+        let ww = self.who(w);
+        self.event(EventKind::AerialDuel { won_by: ww, contestants: count });
+        Some(w)
+    }
+
+    // ---- shooting, blocks and the goalkeeper (document §26–§27, baseline §9) ----
+
+    /// Sets the shooter's context and evaluates the finishing (or header) test; also returns the
+    /// aimed point inside the goal mouth (the far side, inset from the post).
+    pub(super) fn prepare_shot(&mut self, c: usize) -> (Resolution, V2) {
+        self.prepare_strike(c, self.rules.pipes.finishing)
+    }
+
+    fn prepare_strike(&mut self, c: usize, pipe: usize) -> (Resolution, V2) {
+        let t = self.state.players[c].team;
+        let s = self.rules.slots;
+        let pitch = self.rules.pitch;
+        let pr = self.rules.params;
+        let pos = self.state.players[c].pos;
+        let f = self.frame(t, pos);
+        let aim_y =
+            if f.y < pitch.goal_y { pitch.post_high - pr.shot_post_inset } else { pitch.post_low + pr.shot_post_inset };
+        let target = self.frame(t, V2::new(pitch.length, aim_y));
+        let goal = self.frame(t, pitch.goal());
+        self.set(c, s.distance, pos.dist(goal));
+        self.set(c, s.angle, pitch.shot_angle(f, pr.shot_dx_floor).clamp(0.0, 90.0));
+        self.set_orientation(c, target);
+        self.set_pressure(c, pos);
+        self.set_stamina(c);
+        (self.estimate(c, pipe), target)
+    }
+
+    /// Sets the keeper's context against a shot by `shooter` (position error from the ideal
+    /// point on the ball–goal line, shot distance and speed); the shot margin is set by callers.
+    pub(super) fn prepare_keeper(&mut self, k: usize, shooter: usize) {
+        let s = self.rules.slots;
+        let pr = self.rules.params;
+        let kt = self.state.players[k].team;
+        let goal = self.frame(kt, self.rules.pitch.own_goal());
+        let ball = self.state.players[shooter].pos;
+        let depth = (pr.gk_depth + pr.gk_depth_per_metre * ball.dist(goal)).min(pr.gk_max_depth);
+        let ideal = goal + (ball - goal).unit() * depth;
+        let error = self.state.players[k].pos.dist(ideal);
+        let speed = self.get(shooter, s.ball_speed);
+        self.set(k, s.gk_position_error, error);
+        self.set(k, s.shot_distance, ball.dist(goal));
+        self.set(k, s.shot_speed, speed);
+        self.set_stamina(k);
+    }
+
+    pub(super) fn shot(&mut self, c: usize, header: bool) {
+        let t = self.state.players[c].team;
+        let pipe = if header { self.rules.pipes.header } else { self.rules.pipes.finishing };
+        let (res, target) = self.prepare_strike(c, pipe);
+        let roll = res.roll(&mut self.dice, &self.rules.rs.pipelines[pipe]);
+        let margin = roll.margin;
+        self.stats[t].shots += 1;
+        self.stats[t].shot_probability_sum += res.chance();
+        let from = self.state.players[c].pos;
+        let distance = round2(from.dist(self.frame(t, self.rules.pitch.goal())));
+        let cw = self.who(c);
+        let target_y = round2(self.frame(t, target).y);
+        let penalty = self.penalty_kick;
+        self.penalty_kick = false;
+        let shot_event = |outcome: &str| EventKind::Shot {
+            by: cw,
+            distance,
+            margin,
+            probability: (res.chance() * 10_000.0).round() / 10_000.0,
+            header,
+            target_y,
+            outcome: outcome.into(),
+        };
+        if !penalty && let Some(b) = self.intercept(c, from, target, margin, true) {
+            self.stats[1 - t].blocks += 1;
+            self.event(shot_event("blocked"));
+            let bw = self.who(b);
+            self.event(EventKind::Block { by: bw, shooter: cw });
+            let pr = self.rules.params;
+            let at =
+                self.state.players[b].pos + self.random_dir() * self.dice.uniform(pr.deflection_min, pr.deflection_max);
+            self.loose_at(at, 1 - t);
+            return;
+        }
+        let outcome = if res.possible { self.rules.shot_outcome.of(margin as f64) } else { ShotOutcome::OffTarget };
+        if outcome == ShotOutcome::OffTarget {
+            self.event(shot_event("off_target"));
+            let spot_f = V2::new(self.rules.params.goal_kick_spot_x, self.rules.pitch.goal_y);
+            let spot = self.frame(1 - t, spot_f);
+            let keeper = self.keeper(1 - t);
+            self.state.last_touch = t;
+            self.dead(RestartKind::GoalKick, 1 - t, spot, Some(keeper));
+            return;
+        }
+        self.stats[t].on_target += 1;
+        let k = self.keeper(1 - t);
+        self.prepare_keeper(k, c);
+        self.set(k, self.rules.slots.shot_margin, (margin as f64).clamp(-18.0, 18.0));
+        let (_, kroll) = self.test(k, self.rules.pipes.save);
+        let saved = if self.rules.params.save_rule == 0.0 { kroll.success } else { kroll.margin > margin };
+        if !saved {
+            self.event(shot_event("goal"));
+            self.goal(c);
+            return;
+        }
+        self.stats[1 - t].saves += 1;
+        self.event(shot_event("saved"));
+        let kw = self.who(k);
+        match self.rules.save_outcome.of(kroll.margin as f64) {
+            SaveOutcome::Hold => {
+                self.event(EventKind::Save { by: kw, margin: kroll.margin, outcome: "hold".into() });
+                self.hold(k);
+            }
+            SaveOutcome::Parry | SaveOutcome::Beaten => {
+                self.event(EventKind::Save { by: kw, margin: kroll.margin, outcome: "parry".into() });
+                let pr = self.rules.params;
+                let goal = self.frame(1 - t, self.rules.pitch.own_goal());
+                let out = (self.state.players[c].pos - goal).unit().rotated(self.dice.uniform(-70.0, 70.0));
+                let at = goal + out * self.dice.uniform(pr.rebound_min, pr.rebound_max);
+                self.loose_at(at, 1 - t);
+            }
+        }
+    }
+
+    fn goal(&mut self, scorer: usize) {
+        let t = self.state.players[scorer].team;
+        self.state.score[t] += 1;
+        self.stats[t].goals += 1;
+        let minute = (self.state.minute(self.rules.clock.half_seconds) * 100.0).round() / 100.0;
+        let w = self.who(scorer);
+        self.event(EventKind::Goal { by: w, team: t as u8, minute });
+        let centre = self.rules.pitch.centre();
+        self.dead(RestartKind::KickOff, 1 - t, centre, None);
+    }
+
+    // ---- loose balls, restarts and the lines (document §34, baseline §5) ----
+
+    /// Step 2 with a loose ball: players within reach gather it; from both sides it is contested
+    /// (a neutral ball: a tie means the contest goes on next round).
+    pub(super) fn gather_loose_ball(&mut self) {
+        let ball = self.state.ball;
+        let reach = self.rules.params.loose_reach;
+        let mut nearest = [None::<(f64, usize)>; 2];
+        for p in 0..self.state.players.len() {
+            let d = self.state.players[p].pos.dist(ball);
+            if d > reach {
+                continue;
+            }
+            let t = self.state.players[p].team;
+            if nearest[t].is_none_or(|(bd, _)| d < bd) {
+                nearest[t] = Some((d, p));
+            }
+        }
+        let s = self.rules.slots;
+        let margin_of = |m: &mut Match, p: usize| {
+            m.set(p, s.q_rec, 0.0);
+            m.set_pressure(p, ball);
+            m.set_orientation(p, ball);
+            m.set_stamina(p);
+            m.test(p, m.rules.pipes.control).1
+        };
+        match (nearest[0], nearest[1]) {
+            (None, None) => {}
+            (Some((_, p)), None) | (None, Some((_, p))) => {
+                let roll = margin_of(self, p);
+                match self.rules.control_outcome.of(roll.margin as f64) {
+                    ControlOutcome::Clean => {
+                        self.state.players[p].pos = ball;
+                        self.hold(p);
+                        let w = self.who(p);
+                        self.event(EventKind::Gathered { by: w });
+                    }
+                    ControlOutcome::HeavyTouch => {
+                        let d = self.rules.control_outcome.value(roll.margin as f64);
+                        let to = ball + self.random_dir() * d;
+                        let t = self.state.players[p].team;
+                        self.loose_at(to, t);
+                    }
+                    ControlOutcome::Loose => {
+                        let (lo, hi) = (self.rules.params.loose_min, self.rules.params.loose_max);
+                        let to = ball + self.random_dir() * self.dice.uniform(lo, hi);
+                        let t = self.state.players[p].team;
+                        self.loose_at(to, t);
+                    }
+                }
+            }
+            (Some((_, a)), Some((_, b))) => {
+                let ra = margin_of(self, a);
+                let rb = margin_of(self, b);
+                self.state.players[a].duel = true;
+                self.state.players[b].duel = true;
+                let winner = match crate::dice::opposed(ra.margin, rb.margin, crate::dice::Holder::Neutral) {
+                    crate::dice::Opposed::First => Some(a),
+                    crate::dice::Opposed::Second => Some(b),
+                    crate::dice::Opposed::Recontest => None,
+                };
+                if let Some(w) = winner {
+                    self.state.players[w].pos = ball;
+                    self.hold(w);
+                    let ww = self.who(w);
+                    self.event(EventKind::Gathered { by: ww });
+                }
+            }
+        }
+    }
+
+    /// A loose ball beyond a line becomes a throw-in, a goal kick or a corner.
+    pub(super) fn check_out_of_play(&mut self) {
+        if self.state.ball_state != Ball::Loose || self.rules.pitch.in_bounds(self.state.ball) {
+            return;
+        }
+        let pitch = self.rules.pitch;
+        let b = self.state.ball;
+        let last = self.state.last_touch;
+        if b.x >= 0.0 && b.x <= pitch.length {
+            let spot = V2::new(b.x, if b.y < 0.0 { 0.0 } else { pitch.width });
+            self.dead(RestartKind::ThrowIn, 1 - last, spot, None);
+            return;
+        }
+        // Over a goal line: whose goal is it?
+        let defending = if b.x > pitch.length {
+            if self.state.attacks_right[0] { 1 } else { 0 }
+        } else if self.state.attacks_right[0] {
+            0
+        } else {
+            1
+        };
+        if last == defending {
+            let corner = V2::new(b.x.clamp(0.0, pitch.length), if b.y < pitch.goal_y { 0.0 } else { pitch.width });
+            self.dead(RestartKind::Corner, 1 - defending, corner, None);
+        } else {
+            let spot = self.frame(defending, V2::new(self.rules.params.goal_kick_spot_x, pitch.goal_y));
+            let keeper = self.keeper(defending);
+            self.dead(RestartKind::GoalKick, defending, spot, Some(keeper));
+        }
+    }
+
+    /// Puts a restart into play: the dead time passes on the clock, players walk towards their
+    /// places within what that time allows, and the taker has the ball at the spot.
+    pub(super) fn take_restart(&mut self, r: Restart) {
+        let clock = self.rules.clock;
+        let pr = self.rules.params;
+        let pitch = self.rules.pitch;
+        let t = r.team;
+        let dead_time = match r.kind {
+            RestartKind::KickOff if r.taker.is_none() => clock.kickoff_after_goal,
+            RestartKind::KickOff => 0.0,
+            RestartKind::ThrowIn => clock.throw_in,
+            RestartKind::GoalKick => clock.goal_kick,
+            RestartKind::Corner => clock.corner,
+            RestartKind::FreeKick | RestartKind::Penalty => clock.free_kick,
+        };
+        if r.kind == RestartKind::KickOff && r.taker.is_none() {
+            super::setup::line_up_for_kickoff(&self.rules, &self.teams, &mut self.state, t);
+        }
+        let taker = match (r.kind, r.taker) {
+            (RestartKind::KickOff, _) => match self.state.ball_state {
+                Ball::Dead(Restart { taker: Some(k), .. }) => k,
+                _ => unreachable!("line-up names the kick-off taker"),
+            },
+            (_, Some(k)) => k,
+            (RestartKind::Penalty, None) => (0..self.state.players.len())
+                .filter(|&p| self.state.players[p].team == t && self.state.players[p].line != Line::Goalkeeper)
+                .max_by(|&a, &b| self.skill(a, "finishing").total_cmp(&self.skill(b, "finishing")).then(b.cmp(&a)))
+                .expect("outfield players"),
+            (_, None) => (0..self.state.players.len())
+                .filter(|&p| self.state.players[p].team == t && self.state.players[p].line != Line::Goalkeeper)
+                .min_by(|&a, &b| {
+                    let da = self.state.players[a].pos.dist(r.spot);
+                    let db = self.state.players[b].pos.dist(r.spot);
+                    da.total_cmp(&db).then(a.cmp(&b))
+                })
+                .expect("outfield players"),
+        };
+        self.state.clock += dead_time;
+        self.state.players[taker].pos = r.spot;
+        self.hold(taker);
+        if dead_time > 0.0 {
+            if r.kind == RestartKind::Corner {
+                // Runners attack the box during the dead time, markers go with them.
+                let landing = self.cross_landing(t, r.spot);
+                let cross = super::npc::Candidate::aimed(Kind::Cross, landing);
+                self.compute_targets(Some(&(taker, cross)));
+            } else {
+                self.compute_targets(None);
+            }
+            let rounds = dead_time / clock.round_seconds;
+            for p in 0..self.state.players.len() {
+                if p == taker {
+                    continue;
+                }
+                let allowance = self.get(p, self.rules.slots.r_normal) * rounds;
+                let to = self.state.players[p].pos.toward(self.targets[p], allowance);
+                self.state.players[p].pos = to;
+            }
+        }
+        // Opponents give the taker room; at a penalty everyone but the two stands outside the box.
+        for p in 0..self.state.players.len() {
+            if p == taker {
+                continue;
+            }
+            let pl_team = self.state.players[p].team;
+            if r.kind == RestartKind::Penalty {
+                let keeper = self.state.players[p].line == Line::Goalkeeper && pl_team != t;
+                let f = self.frame(t, self.state.players[p].pos);
+                let limit = pitch.length - pitch.box_depth - 1.0;
+                let new_f = if keeper { V2::new(pitch.length, pitch.goal_y) } else { V2::new(f.x.min(limit), f.y) };
+                self.state.players[p].pos = self.frame(t, new_f);
+            } else if pl_team != t && r.kind != RestartKind::KickOff {
+                let pos = self.state.players[p].pos;
+                let d = pos.dist(r.spot);
+                if d < pr.restart_distance {
+                    let away = if d > 0.0 { (pos - r.spot).unit() } else { V2::new(0.0, 1.0) };
+                    self.state.players[p].pos = pitch.clamp(r.spot + away * pr.restart_distance);
+                }
+            }
+        }
+        self.penalty_kick = r.kind == RestartKind::Penalty;
+        self.positioned_for = None;
+        self.event(EventKind::Restart {
+            restart: r.kind.name().into(),
+            team: t as u8,
+            x: round2(r.spot.x),
+            y: round2(r.spot.y),
+        });
+    }
+
+    fn skill(&self, p: usize, name: &str) -> f64 {
+        self.rules.rs.var(name).map_or(0.0, |v| self.get(p, v))
+    }
+}
+
+fn outcome_name(o: PassOutcome) -> &'static str {
+    match o {
+        PassOutcome::OnTarget => "on_target",
+        PassOutcome::Imprecise => "imprecise",
+        PassOutcome::Misplaced => "misplaced",
+    }
+}
+
+fn round2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}

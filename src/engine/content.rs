@@ -1,0 +1,668 @@
+//! Everything the match engine reads from a revision, resolved by name once per match setup.
+//!
+//! The engine never looks a name up while playing: pipelines become indices, variables slots,
+//! tables shared handles, parameters numbers. A revision lacking something the engine needs is
+//! refused here with a message naming the revision and the missing piece.
+
+use super::geometry::Pitch;
+use crate::catalog::{Diagnostic, declared_schema};
+use crate::ruleset::{Missing, RangeTable, Ruleset};
+use crate::sheet::Roles;
+use serde::Deserialize;
+use std::sync::Arc;
+
+const BY: &str = "match engine";
+
+#[derive(Debug, thiserror::Error)]
+pub enum ContentError {
+    #[error(transparent)]
+    Missing(#[from] Missing),
+    #[error("revision {revision} has no {what} (a {schema} document), which the match engine needs")]
+    NoDocument { revision: String, what: &'static str, schema: &'static str },
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// Pipeline indices.
+#[derive(Debug, Clone, Copy)]
+pub struct Pipes {
+    pub control: usize,
+    pub pass: usize,
+    pub cross: usize,
+    pub finishing: usize,
+    pub header: usize,
+    pub aerial_duel: usize,
+    pub dribble: usize,
+    pub tackle: usize,
+    pub protection: usize,
+    pub interception: usize,
+    pub save: usize,
+    pub claim: usize,
+    pub positioning: usize,
+    pub movement_range: usize,
+    pub stamina_cost: usize,
+    pub stamina_recovery: usize,
+    pub opportunity: usize,
+    pub danger: usize,
+    pub adapt_risk_tolerance: Option<usize>,
+    pub adapt_security: Option<usize>,
+    pub adapt_verticality: Option<usize>,
+}
+
+/// Vocabulary slots the engine writes (context) or reads (derived values).
+#[derive(Debug, Clone, Copy)]
+pub struct Slots {
+    pub distance: usize,
+    pub angle: usize,
+    pub orientation: usize,
+    pub neutral_orientation: usize,
+    pub nearest_opponent: usize,
+    pub opponents_within_3m: usize,
+    pub stamina: usize,
+    pub q_rec: usize,
+    pub q_int: usize,
+    pub gk_position_error: usize,
+    pub shot_distance: usize,
+    pub shot_margin: usize,
+    pub shot_speed: usize,
+    pub pace: usize,
+    pub with_ball: usize,
+    pub direction_change: usize,
+    pub physical_duel: usize,
+    pub spot_x: usize,
+    pub spot_y: usize,
+    pub goal_diff: usize,
+    pub minute: usize,
+    pub range: usize,
+    pub cross_range: usize,
+    pub ball_speed: usize,
+    pub interception_radius: usize,
+    pub r_normal: usize,
+    pub r_sprint: usize,
+}
+
+/// What a pass's margin means (baseline §8), from the tags of `pass_quality`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PassOutcome {
+    OnTarget,
+    Imprecise,
+    Misplaced,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ControlOutcome {
+    Clean,
+    HeavyTouch,
+    Loose,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShotOutcome {
+    OnTarget,
+    Weak,
+    OffTarget,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SaveOutcome {
+    Hold,
+    Parry,
+    Beaten,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DuelOutcome {
+    CarrierKeeps,
+    Loose,
+    Steal,
+}
+
+/// A range table whose bins carry tags the engine acts on, mapped once to an engine enum.
+#[derive(Debug, Clone)]
+pub struct Tagged<T: Copy> {
+    pub table: Arc<RangeTable>,
+    by_bin: Vec<T>,
+}
+
+impl<T: Copy> Tagged<T> {
+    fn new(rs: &Ruleset, id: &str, map: &[(&str, T)]) -> Result<Self, ContentError> {
+        let table = rs.need_range_table(id, BY)?;
+        let mut by_bin = Vec::new();
+        for b in &table.bins {
+            let tag = b.tag.as_deref().unwrap_or("");
+            match map.iter().find(|(t, _)| *t == tag) {
+                Some((_, v)) => by_bin.push(*v),
+                None => {
+                    let known: Vec<&str> = map.iter().map(|(t, _)| *t).collect();
+                    return Err(ContentError::Invalid(format!(
+                        "{}: table '{id}' has a bin tagged '{tag}'; the match engine knows {}",
+                        rs.label(),
+                        known.join(", ")
+                    )));
+                }
+            }
+        }
+        Ok(Tagged { table, by_bin })
+    }
+
+    #[inline]
+    pub fn of(&self, x: f64) -> T {
+        self.by_bin[self.table.bin_index(x)]
+    }
+
+    #[inline]
+    pub fn value(&self, x: f64) -> f64 {
+        self.table.value(x)
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct Clock {
+    pub round_seconds: f64,
+    pub half_seconds: f64,
+    pub halves: u32,
+    pub throw_in: f64,
+    pub goal_kick: f64,
+    pub corner: f64,
+    pub free_kick: f64,
+    pub kickoff_after_goal: f64,
+}
+
+/// Numbers the engine's geometry and orchestration use.
+#[derive(Debug, Clone, Copy)]
+pub struct Params {
+    pub pressure_extra_radius: f64,
+    pub shot_dx_floor: f64,
+    pub stamina_start: f64,
+    pub stamina_max: f64,
+    pub half_time_recovery: f64,
+    pub pass_imprecise_per_margin: f64,
+    pub pass_misplaced_min: f64,
+    pub pass_misplaced_max: f64,
+    pub loose_min: f64,
+    pub loose_max: f64,
+    pub rebound_min: f64,
+    pub rebound_max: f64,
+    pub deflection_min: f64,
+    pub deflection_max: f64,
+    pub clearance_min: f64,
+    pub clearance_max: f64,
+    pub aerial_radius: f64,
+    pub keeper_claim_radius: f64,
+    pub positioning_error_per_margin: f64,
+    pub save_rule: f64,
+    pub interception_rule: f64,
+    pub penalty_spot: f64,
+    pub restart_distance: f64,
+    pub goal_kick_spot_x: f64,
+    pub tackle_reach: f64,
+    pub loose_reach: f64,
+    pub pass_min_distance: f64,
+    pub pace_sprint_gap: f64,
+    pub pace_reposition_gap: f64,
+    pub follow_x: f64,
+    pub follow_y: f64,
+    pub attack_shift: f64,
+    pub defence_shift: f64,
+    pub width_attack: f64,
+    pub width_defence: f64,
+    pub verticality_push: f64,
+    pub security_drop: f64,
+    pub late_push: f64,
+    pub late_minute: f64,
+    pub min_x: f64,
+    pub last_line_margin: f64,
+    pub press_count: f64,
+    pub press_radius: f64,
+    pub press_goal_side: f64,
+    pub mark_radius: f64,
+    pub mark_weight: f64,
+    pub mark_goal_side: f64,
+    pub support_distance: f64,
+    pub support_count: f64,
+    pub support_angle: f64,
+    pub gk_depth: f64,
+    pub gk_depth_per_metre: f64,
+    pub gk_max_depth: f64,
+    pub cross_min_x: f64,
+    pub cross_min_wide: f64,
+    pub cross_landing_depth: f64,
+    pub cross_landing_offset: f64,
+    pub header_max_distance: f64,
+    pub shot_max_distance: f64,
+    pub shot_post_inset: f64,
+    pub dribble_trigger: f64,
+    pub dribble_beyond: f64,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Slot {
+    pub role: String,
+    pub x: f64,
+    pub y: f64,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Formation {
+    pub id: String,
+    pub slots: Vec<Slot>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Bench {
+    pub size: usize,
+    pub goalkeepers: usize,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct FormationsDoc {
+    default: String,
+    formations: Vec<Formation>,
+    bench: Bench,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+pub struct Weights {
+    pub opportunity: f64,
+    pub probability: f64,
+    pub progress: f64,
+    pub risk: f64,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+pub struct PersonalityScale {
+    pub verticality_progress: f64,
+    pub security_risk: f64,
+    pub risk_tolerance_probability: f64,
+    pub risk_tolerance_opportunity: f64,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct Adaptation {
+    risk_tolerance: Option<String>,
+    security: Option<String>,
+    verticality: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct Maps {
+    opportunity: String,
+    danger: String,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+pub struct ShotNpc {
+    pub goal_value: f64,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct CarryDoc {
+    directions: Vec<f64>,
+    with_ball_pace: u32,
+    lines: Vec<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct CarryNpc {
+    pub directions: Vec<f64>,
+    pub with_ball_pace: u32,
+    /// Lines whose players consider carrying the ball (keepers distribute it).
+    pub lines: Vec<super::state::Line>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct NpcDoc {
+    weights: Weights,
+    personality: PersonalityScale,
+    adaptation: Adaptation,
+    maps: Maps,
+    shot: ShotNpc,
+    noise: f64,
+    carry: CarryDoc,
+    retention: usize,
+}
+
+/// The NPC's content (document §33, baseline §16).
+#[derive(Debug, Clone)]
+pub struct Npc {
+    pub weights: Weights,
+    pub personality: PersonalityScale,
+    pub shot: ShotNpc,
+    pub noise: f64,
+    pub carry: CarryNpc,
+    pub retention: usize,
+}
+
+/// A revision, compiled and resolved for the match engine.
+pub struct Rules {
+    pub rs: Arc<Ruleset>,
+    pub pipes: Pipes,
+    pub slots: Slots,
+    pub pass_quality: Tagged<PassOutcome>,
+    pub pass_q_int: Arc<RangeTable>,
+    pub control_outcome: Tagged<ControlOutcome>,
+    pub shot_outcome: Tagged<ShotOutcome>,
+    pub save_outcome: Tagged<SaveOutcome>,
+    pub tackle_outcome: Tagged<DuelOutcome>,
+    pub foul_check: Tagged<bool>,
+    pub gk_placement: Arc<RangeTable>,
+    pub clock: Clock,
+    pub params: Params,
+    pub pitch: Pitch,
+    pub formations: Vec<Formation>,
+    pub default_formation: usize,
+    pub bench: Bench,
+    pub roles: Roles,
+    pub npc: Npc,
+    /// The `pace` values for reposition, run and sprint (from the vocabulary's named values).
+    pub paces: [f64; 3],
+}
+
+fn doc<T: for<'de> Deserialize<'de>>(
+    rs: &Ruleset,
+    schema: &'static str,
+    what: &'static str,
+) -> Result<(String, T), ContentError> {
+    let rev = &rs.revision;
+    let (name, value) = rev
+        .documents
+        .iter()
+        .find(|(_, d)| declared_schema(d) == Some(schema))
+        .ok_or_else(|| ContentError::NoDocument { revision: rs.label(), what, schema })?;
+    let parsed =
+        serde_json::from_value(value.clone()).map_err(|e| ContentError::Invalid(format!("{}: {e}", rev.file(name))))?;
+    Ok((rev.file(name), parsed))
+}
+
+impl Rules {
+    pub fn new(rs: Arc<Ruleset>) -> Result<Rules, ContentError> {
+        let r = &*rs;
+        let p = |id: &str| r.need_pipeline(id, BY);
+        let v = |id: &str| r.need_var(id, BY);
+        let n = |id: &str| r.need_param(id, BY);
+
+        let (_, fdoc) = doc::<FormationsDoc>(r, "formations.schema.json", "formations")?;
+        let (npc_file, ndoc) = doc::<NpcDoc>(r, "npc.schema.json", "NPC utility")?;
+        let roles = crate::sheet::Roles::from_revision(&r.revision)
+            .map_err(|d| ContentError::Invalid(d.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("; ")))?
+            .ok_or_else(|| ContentError::NoDocument {
+                revision: r.label(),
+                what: "playing roles",
+                schema: "roles.schema.json",
+            })?;
+        let optional = |id: &Option<String>| -> Result<Option<usize>, ContentError> {
+            id.as_ref().map(|id| p(id)).transpose().map_err(Into::into)
+        };
+        let pipes = Pipes {
+            control: p("control")?,
+            pass: p("pass")?,
+            cross: p("cross")?,
+            finishing: p("finishing")?,
+            header: p("header")?,
+            aerial_duel: p("aerial_duel")?,
+            dribble: p("dribble")?,
+            tackle: p("tackle")?,
+            protection: p("protection")?,
+            interception: p("interception")?,
+            save: p("save")?,
+            claim: p("claim")?,
+            positioning: p("positioning")?,
+            movement_range: p("movement_range")?,
+            stamina_cost: p("stamina_cost")?,
+            stamina_recovery: p("stamina_recovery")?,
+            opportunity: p(&ndoc.maps.opportunity)?,
+            danger: p(&ndoc.maps.danger)?,
+            adapt_risk_tolerance: optional(&ndoc.adaptation.risk_tolerance)?,
+            adapt_security: optional(&ndoc.adaptation.security)?,
+            adapt_verticality: optional(&ndoc.adaptation.verticality)?,
+        };
+        let slots = Slots {
+            distance: v("distance")?,
+            angle: v("angle")?,
+            orientation: v("orientation")?,
+            neutral_orientation: v("neutral_orientation")?,
+            nearest_opponent: v("nearest_opponent")?,
+            opponents_within_3m: v("opponents_within_3m")?,
+            stamina: v("stamina")?,
+            q_rec: v("q_rec")?,
+            q_int: v("q_int")?,
+            gk_position_error: v("gk_position_error")?,
+            shot_distance: v("shot_distance")?,
+            shot_margin: v("shot_margin")?,
+            shot_speed: v("shot_speed")?,
+            pace: v("pace")?,
+            with_ball: v("with_ball")?,
+            direction_change: v("direction_change")?,
+            physical_duel: v("physical_duel")?,
+            spot_x: v("spot_x")?,
+            spot_y: v("spot_y")?,
+            goal_diff: v("goal_diff")?,
+            minute: v("minute")?,
+            range: v("range")?,
+            cross_range: v("cross_range")?,
+            ball_speed: v("ball_speed")?,
+            interception_radius: v("interception_radius")?,
+            r_normal: v("r_normal")?,
+            r_sprint: v("r_sprint")?,
+        };
+        let pace_var = &r.vars[slots.pace];
+        let pace = |name: &str| {
+            pace_var.values.get(name).copied().ok_or_else(|| {
+                ContentError::Invalid(format!("{}: variable 'pace' has no named value '{name}'", r.label()))
+            })
+        };
+        let paces = [pace("reposition")?, pace("run")?, pace("sprint")?];
+
+        let clock = Clock {
+            round_seconds: n("round_seconds")?,
+            half_seconds: n("half_minutes")? * 60.0,
+            halves: n("halves")? as u32,
+            throw_in: n("restart_throw_in")?,
+            goal_kick: n("restart_goal_kick")?,
+            corner: n("restart_corner")?,
+            free_kick: n("restart_free_kick")?,
+            kickoff_after_goal: n("restart_kickoff_after_goal")?,
+        };
+        if clock.round_seconds <= 0.0 || clock.half_seconds <= 0.0 || clock.halves == 0 {
+            return Err(ContentError::Invalid(format!(
+                "{}: the clock needs positive round and half lengths",
+                r.label()
+            )));
+        }
+        let params = Params {
+            pressure_extra_radius: n("pressure_extra_radius")?,
+            shot_dx_floor: n("shot_dx_floor")?,
+            stamina_start: n("stamina_start")?,
+            stamina_max: n("stamina_max")?,
+            half_time_recovery: n("half_time_recovery")?,
+            pass_imprecise_per_margin: n("pass_imprecise_offset_per_margin")?,
+            pass_misplaced_min: n("pass_misplaced_offset_min")?,
+            pass_misplaced_max: n("pass_misplaced_offset_max")?,
+            loose_min: n("loose_ball_min")?,
+            loose_max: n("loose_ball_max")?,
+            rebound_min: n("rebound_min")?,
+            rebound_max: n("rebound_max")?,
+            deflection_min: n("deflection_min")?,
+            deflection_max: n("deflection_max")?,
+            clearance_min: n("clearance_min")?,
+            clearance_max: n("clearance_max")?,
+            aerial_radius: n("aerial_contest_radius")?,
+            keeper_claim_radius: n("keeper_claim_radius")?,
+            positioning_error_per_margin: n("positioning_error_per_margin")?,
+            save_rule: n("save_rule")?,
+            interception_rule: n("interception_rule")?,
+            penalty_spot: n("penalty_spot_distance")?,
+            restart_distance: n("restart_distance")?,
+            goal_kick_spot_x: n("goal_kick_spot_x")?,
+            tackle_reach: n("tackle_reach")?,
+            loose_reach: n("loose_ball_reach")?,
+            pass_min_distance: n("pass_min_distance")?,
+            pace_sprint_gap: n("pace_sprint_gap")?,
+            pace_reposition_gap: n("pace_reposition_gap")?,
+            follow_x: n("pos_follow_x")?,
+            follow_y: n("pos_follow_y")?,
+            attack_shift: n("pos_attack_shift")?,
+            defence_shift: n("pos_defence_shift")?,
+            width_attack: n("pos_width_attack")?,
+            width_defence: n("pos_width_defence")?,
+            verticality_push: n("pos_verticality_push")?,
+            security_drop: n("pos_security_drop")?,
+            late_push: n("pos_late_push")?,
+            late_minute: n("pos_late_minute")?,
+            min_x: n("pos_min_x")?,
+            last_line_margin: n("pos_last_line_margin")?,
+            press_count: n("press_count")?,
+            press_radius: n("press_radius")?,
+            press_goal_side: n("press_goal_side")?,
+            mark_radius: n("mark_radius")?,
+            mark_weight: n("mark_weight")?,
+            mark_goal_side: n("mark_goal_side")?,
+            support_distance: n("support_distance")?,
+            support_count: n("support_count")?,
+            support_angle: n("support_angle")?,
+            gk_depth: n("gk_depth")?,
+            gk_depth_per_metre: n("gk_depth_per_ball_metre")?,
+            gk_max_depth: n("gk_max_depth")?,
+            cross_min_x: n("cross_min_x")?,
+            cross_min_wide: n("cross_min_wide")?,
+            cross_landing_depth: n("cross_landing_depth")?,
+            cross_landing_offset: n("cross_landing_offset")?,
+            header_max_distance: n("header_max_distance")?,
+            shot_max_distance: n("shot_max_distance")?,
+            shot_post_inset: n("shot_post_inset")?,
+            dribble_trigger: n("dribble_trigger_distance")?,
+            dribble_beyond: n("dribble_beyond")?,
+        };
+        let pitch = Pitch {
+            length: n("pitch_length")?,
+            width: n("pitch_width")?,
+            goal_y: n("goal_center_y")?,
+            post_low: n("post_low_y")?,
+            post_high: n("post_high_y")?,
+            box_depth: n("box_depth")?,
+            box_half_width: n("box_half_width")?,
+        };
+
+        let default_formation = fdoc.formations.iter().position(|f| f.id == fdoc.default).ok_or_else(|| {
+            ContentError::Invalid(format!("{}: default formation '{}' is not defined", r.label(), fdoc.default))
+        })?;
+        for f in &fdoc.formations {
+            if f.slots.iter().filter(|s| roles.line_of(&s.role) == Some("goalkeeper")).count() != 1 {
+                return Err(ContentError::Invalid(format!(
+                    "{}: formation '{}' needs exactly one goalkeeper slot",
+                    r.label(),
+                    f.id
+                )));
+            }
+            if let Some(s) = f.slots.iter().find(|s| roles.role(&s.role).is_none()) {
+                return Err(ContentError::Invalid(format!(
+                    "{}: formation '{}' names unknown role '{}'",
+                    r.label(),
+                    f.id,
+                    s.role
+                )));
+            }
+        }
+        if ndoc.carry.directions.is_empty() {
+            return Err(ContentError::Invalid(format!("{npc_file}: carry needs at least one direction")));
+        }
+        let mut lines = Vec::new();
+        for l in &ndoc.carry.lines {
+            if !roles.lines.iter().any(|x| &x.id == l) {
+                return Err(ContentError::Invalid(format!("{npc_file}: carry names unknown line '{l}'")));
+            }
+            lines.push(super::state::Line::from_id(l));
+        }
+        let npc = Npc {
+            weights: ndoc.weights,
+            personality: ndoc.personality,
+            shot: ndoc.shot,
+            noise: ndoc.noise,
+            carry: CarryNpc { directions: ndoc.carry.directions, with_ball_pace: ndoc.carry.with_ball_pace, lines },
+            retention: ndoc.retention,
+        };
+        Ok(Rules {
+            pipes,
+            slots,
+            pass_quality: Tagged::new(
+                r,
+                "pass_quality",
+                &[
+                    ("exceptional", PassOutcome::OnTarget),
+                    ("good", PassOutcome::OnTarget),
+                    ("adequate", PassOutcome::OnTarget),
+                    ("imprecise", PassOutcome::Imprecise),
+                    ("misplaced", PassOutcome::Misplaced),
+                ],
+            )?,
+            pass_q_int: r.need_range_table("pass_q_int", BY)?,
+            control_outcome: Tagged::new(
+                r,
+                "control_outcome",
+                &[
+                    ("clean", ControlOutcome::Clean),
+                    ("heavy_touch", ControlOutcome::HeavyTouch),
+                    ("loose", ControlOutcome::Loose),
+                ],
+            )?,
+            shot_outcome: Tagged::new(
+                r,
+                "shot_outcome",
+                &[
+                    ("on_target", ShotOutcome::OnTarget),
+                    ("weak", ShotOutcome::Weak),
+                    ("off_target", ShotOutcome::OffTarget),
+                ],
+            )?,
+            save_outcome: Tagged::new(
+                r,
+                "save_outcome",
+                &[("hold", SaveOutcome::Hold), ("parry", SaveOutcome::Parry), ("beaten", SaveOutcome::Beaten)],
+            )?,
+            tackle_outcome: Tagged::new(
+                r,
+                "tackle_outcome",
+                &[
+                    ("carrier_keeps", DuelOutcome::CarrierKeeps),
+                    ("loose", DuelOutcome::Loose),
+                    ("steal", DuelOutcome::Steal),
+                ],
+            )?,
+            foul_check: Tagged::new(r, "foul_check", &[("foul", true), ("clean", false)])?,
+            gk_placement: r.need_range_table("gk_placement", BY)?,
+            clock,
+            params,
+            pitch,
+            formations: fdoc.formations,
+            default_formation,
+            bench: fdoc.bench,
+            roles,
+            npc,
+            paces,
+            rs,
+        })
+    }
+
+    pub fn formation(&self, id: Option<&str>) -> Option<&Formation> {
+        match id {
+            Some(id) => self.formations.iter().find(|f| f.id == id),
+            None => self.formations.get(self.default_formation),
+        }
+    }
+}
+
+/// The engine's meaning check for `validate`: a revision that carries match content must resolve.
+pub fn check(rs: Arc<Ruleset>) -> Vec<Diagnostic> {
+    let has_engine_content = rs
+        .revision
+        .documents
+        .values()
+        .any(|d| matches!(declared_schema(d), Some("formations.schema.json" | "npc.schema.json")));
+    if !has_engine_content {
+        return Vec::new();
+    }
+    match Rules::new(rs.clone()) {
+        Ok(_) => Vec::new(),
+        Err(e) => vec![Diagnostic::new(rs.revision.file("manifest.json"), "", e.to_string())],
+    }
+}

@@ -1,0 +1,138 @@
+//! The NPC decision log (document §33): every field needed to audit a decision, kept in a ring
+//! buffer so it never grows past its retention; older decisions are counted, not kept.
+
+use serde::Serialize;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CandidateLog {
+    pub kind: &'static str,
+    pub target: String,
+    pub success_probability: f64,
+    pub progression: f64,
+    pub threat: f64,
+    pub turnover_risk: f64,
+    pub personality_modifier: f64,
+    pub match_state_modifier: f64,
+    pub noise: f64,
+    pub final_score: f64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct StateSummary {
+    pub minute: f64,
+    pub score: [u32; 2],
+    pub goal_diff: i32,
+    pub ball: [f64; 2],
+    pub phase: &'static str,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Personality {
+    pub verticality: f64,
+    pub security: f64,
+    pub risk_tolerance: f64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Decision {
+    pub engine_version: &'static str,
+    pub seed: u64,
+    pub round: u32,
+    pub club_id: String,
+    pub club_personality: Personality,
+    pub adaptation: Personality,
+    pub player_id: String,
+    pub match_state_summary: StateSummary,
+    pub candidate_actions: Vec<CandidateLog>,
+    pub selected_action: usize,
+    pub human: bool,
+}
+
+/// A bounded log: the last `retention` decisions, and how many were dropped before them.
+#[derive(Debug, Clone, Default)]
+pub struct DecisionLog {
+    retention: usize,
+    ring: Vec<Decision>,
+    next: usize,
+    dropped: u64,
+}
+
+impl DecisionLog {
+    pub fn new(retention: usize) -> Self {
+        DecisionLog { retention, ring: Vec::with_capacity(retention.min(4096)), next: 0, dropped: 0 }
+    }
+
+    /// Counts a decision that is not kept (retention 0).
+    pub fn push_dropped(&mut self) {
+        self.dropped += 1;
+    }
+
+    pub fn push(&mut self, d: Decision) {
+        if self.retention == 0 {
+            self.dropped += 1;
+        } else if self.ring.len() < self.retention {
+            self.ring.push(d);
+        } else {
+            self.ring[self.next] = d;
+            self.next = (self.next + 1) % self.retention;
+            self.dropped += 1;
+        }
+    }
+
+    /// Kept decisions, oldest first.
+    pub fn decisions(&self) -> impl Iterator<Item = &Decision> {
+        let (a, b) = self.ring.split_at(self.next.min(self.ring.len()));
+        b.iter().chain(a.iter())
+    }
+
+    pub fn len(&self) -> usize {
+        self.ring.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ring.is_empty()
+    }
+
+    pub fn dropped(&self) -> u64 {
+        self.dropped
+    }
+
+    pub fn retention(&self) -> usize {
+        self.retention
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(round: u32) -> Decision {
+        Decision {
+            engine_version: "t",
+            seed: 0,
+            round,
+            club_id: String::new(),
+            club_personality: Personality { verticality: 0.0, security: 0.0, risk_tolerance: 0.0 },
+            adaptation: Personality { verticality: 0.0, security: 0.0, risk_tolerance: 0.0 },
+            player_id: String::new(),
+            match_state_summary: StateSummary { minute: 0.0, score: [0, 0], goal_diff: 0, ball: [0.0, 0.0], phase: "" },
+            candidate_actions: Vec::new(),
+            selected_action: 0,
+            human: false,
+        }
+    }
+
+    #[test]
+    fn keeps_the_last_decisions_and_counts_the_rest() {
+        let mut log = DecisionLog::new(3);
+        for r in 0..7 {
+            log.push(d(r));
+        }
+        let rounds: Vec<u32> = log.decisions().map(|d| d.round).collect();
+        assert_eq!(rounds, [4, 5, 6]);
+        assert_eq!(log.dropped(), 4);
+        let mut none = DecisionLog::new(0);
+        none.push(d(1));
+        assert_eq!((none.len(), none.dropped()), (0, 1));
+    }
+}

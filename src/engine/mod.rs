@@ -1,0 +1,449 @@
+//! The match engine: 22 players on the pitch, the rules document's round sequence (§3), every
+//! action of Part VI through the content's pipelines, NPC decisions (§33) and human intents.
+//!
+//! The engine orchestrates — who acts, where everyone is, which pipeline to call with which
+//! context — and takes every number from the pinned revision ([`Rules`]). Dice come only from the
+//! run's seeded stream and only for real rolls; estimates, projections and decision noise never
+//! touch it.
+
+mod actions;
+pub mod content;
+pub mod events;
+pub mod geometry;
+pub mod log;
+mod movement;
+mod npc;
+mod positioning;
+pub mod setup;
+pub mod state;
+pub mod stats;
+
+pub use content::{ContentError, Rules};
+pub use events::{Event, EventKind, Who};
+pub use npc::{Candidate, Intent, Kind, Target};
+pub use setup::{SetupError, Team};
+pub use stats::TeamStats;
+
+use crate::club::Club;
+use crate::dice::Dice;
+use crate::pipeline::{Resolution, Roll};
+use geometry::{V2, angle_between};
+use log::DecisionLog;
+use serde::{Deserialize, Serialize};
+use state::{Ball, Line, State};
+use std::sync::Arc;
+
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    #[error(transparent)]
+    Content(#[from] ContentError),
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+}
+
+/// A refused human intent; the match is unchanged.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum IntentError {
+    #[error("no decision is pending")]
+    NotPending,
+    #[error("{intent} is not among the candidates ({candidates})")]
+    NotACandidate { intent: String, candidates: String },
+}
+
+/// How a match is set up beyond the two clubs and the seed.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// The side a person plays (0 home, 1 away); the engine pauses when it has the ball.
+    pub human: Option<usize>,
+    /// Decisions the log keeps (default: the content's retention).
+    pub retention: Option<usize>,
+    /// Formation per side (default: the content's default).
+    pub formations: [Option<String>; 2],
+}
+
+/// A human intent as recorded in a run, with the round it was declared in.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RecordedIntent {
+    pub round: u32,
+    #[serde(flatten)]
+    pub intent: Intent,
+}
+
+/// What `step` produced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// One round was played.
+    Round,
+    /// The human side has the ball: read `candidates()`, then call `decide`.
+    Decision,
+    Finished,
+}
+
+/// The carrier's choice for the round, kept between the decision and its execution.
+#[derive(Debug, Clone)]
+struct Pending {
+    carrier: usize,
+}
+
+pub struct Match {
+    rules: Arc<Rules>,
+    teams: [Team; 2],
+    state: State,
+    dice: Dice,
+    seed: u64,
+    human: Option<usize>,
+    stats: [TeamStats; 2],
+    events: Vec<Event>,
+    hashes: Vec<u64>,
+    log: DecisionLog,
+    intents: Vec<RecordedIntent>,
+    pending: Option<Pending>,
+    candidates: Vec<Candidate>,
+    targets: Vec<V2>,
+    urgent: Vec<bool>,
+    /// The team whose possession the last positioning tests were made for.
+    positioned_for: Option<usize>,
+    /// The restart in play is a penalty: the taker's only candidate is the shot, unblocked.
+    penalty_kick: bool,
+}
+
+impl Match {
+    pub fn new(rules: Arc<Rules>, home: &Club, away: &Club, seed: u64, options: Options) -> Result<Match, EngineError> {
+        let teams = [
+            setup::select(&rules, home, options.formations[0].as_deref())?,
+            setup::select(&rules, away, options.formations[1].as_deref())?,
+        ];
+        let players = setup::players(&rules, &teams)?;
+        let n = players.len();
+        let mut state = State {
+            players,
+            ball: rules.pitch.centre(),
+            ball_state: Ball::Loose,
+            possession: 0,
+            last_touch: 0,
+            score: [0, 0],
+            half: 0,
+            clock: 0.0,
+            round: 0,
+            attacks_right: [true, false],
+            finished: false,
+            possession_rounds: [0, 0],
+        };
+        setup::line_up_for_kickoff(&rules, &teams, &mut state, 0);
+        let retention = options.retention.unwrap_or(rules.npc.retention);
+        let mut m = Match {
+            teams,
+            state,
+            dice: Dice::new(seed),
+            seed,
+            human: options.human,
+            stats: [TeamStats::default(), TeamStats::default()],
+            events: Vec::with_capacity(4096),
+            hashes: Vec::with_capacity(3000),
+            log: DecisionLog::new(retention),
+            intents: Vec::new(),
+            pending: None,
+            candidates: Vec::with_capacity(32),
+            targets: vec![V2::ZERO; n],
+            urgent: vec![false; n],
+            positioned_for: None,
+            penalty_kick: false,
+            rules,
+        };
+        m.event(EventKind::KickOff { team: 0 });
+        Ok(m)
+    }
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+    pub fn teams(&self) -> &[Team; 2] {
+        &self.teams
+    }
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+    pub fn score(&self) -> [u32; 2] {
+        self.state.score
+    }
+    pub fn stats(&self) -> &[TeamStats; 2] {
+        &self.stats
+    }
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+    pub fn round_hashes(&self) -> &[u64] {
+        &self.hashes
+    }
+    pub fn decisions(&self) -> &DecisionLog {
+        &self.log
+    }
+    pub fn intents(&self) -> &[RecordedIntent] {
+        &self.intents
+    }
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+    pub fn finished(&self) -> bool {
+        self.state.finished
+    }
+
+    /// The candidates of the pending human decision.
+    pub fn candidates(&self) -> Option<&[Candidate]> {
+        self.pending.as_ref().map(|_| self.candidates.as_slice())
+    }
+
+    /// Advances by one round, or stops at a human decision.
+    pub fn step(&mut self) -> Step {
+        if self.state.finished {
+            return Step::Finished;
+        }
+        if self.pending.is_some() {
+            return Step::Decision;
+        }
+        match self.begin_round() {
+            Some(carrier) if Some(self.state.players[carrier].team) == self.human => {
+                self.pending = Some(Pending { carrier });
+                Step::Decision
+            }
+            Some(carrier) => {
+                let choice = self.choose();
+                self.log_decision(carrier, choice, false);
+                self.finish_round(Some((carrier, choice)));
+                Step::Round
+            }
+            None => {
+                self.finish_round(None);
+                Step::Round
+            }
+        }
+    }
+
+    /// Declares the human side's intent for the pending decision. An intent that is not among the
+    /// candidates is refused and nothing changes.
+    pub fn decide(&mut self, intent: &Intent) -> Result<(), IntentError> {
+        let Some(pending) = self.pending.clone() else {
+            return Err(IntentError::NotPending);
+        };
+        let Some(choice) = self.candidates.iter().position(|c| c.intent() == *intent) else {
+            return Err(IntentError::NotACandidate {
+                intent: intent.to_string(),
+                candidates: self.candidates.iter().map(|c| c.intent().to_string()).collect::<Vec<_>>().join(", "),
+            });
+        };
+        self.pending = None;
+        self.intents.push(RecordedIntent { round: self.state.round, intent: intent.clone() });
+        self.log_decision(pending.carrier, choice, true);
+        self.finish_round(Some((pending.carrier, choice)));
+        Ok(())
+    }
+
+    /// Lets the NPC take the pending human decision (a person who declares nothing).
+    pub fn decide_npc(&mut self) -> Result<(), IntentError> {
+        let Some(pending) = self.pending.take() else {
+            return Err(IntentError::NotPending);
+        };
+        let choice = self.choose();
+        self.log_decision(pending.carrier, choice, false);
+        self.finish_round(Some((pending.carrier, choice)));
+        Ok(())
+    }
+
+    /// Plays to the final whistle; NPC decisions only (a human side must be driven by `step`).
+    pub fn run(&mut self) {
+        while self.step() == Step::Round {}
+    }
+
+    // ---- the round (document §3) ----
+
+    /// Steps 1–3 up to the decision: restarts, who has the ball, positioning tests, candidates.
+    fn begin_round(&mut self) -> Option<usize> {
+        if let Ball::Dead(r) = self.state.ball_state {
+            self.take_restart(r);
+        }
+        if self.state.ball_state == Ball::Loose {
+            self.gather_loose_ball();
+        }
+        let holder = self.state.holder();
+        if let Some(h) = holder {
+            let team = self.state.players[h].team;
+            if self.positioned_for != Some(team) {
+                self.positioned_for = Some(team);
+                self.positioning_tests();
+            }
+            self.generate_candidates(h);
+        }
+        holder
+    }
+
+    /// Steps 4–11: movement, the action and its opposition, effects, stamina, clock.
+    fn finish_round(&mut self, choice: Option<(usize, usize)>) {
+        for p in self.state.players.iter_mut() {
+            p.moved = 0.0;
+            p.duel = false;
+            p.with_ball = false;
+            p.pace = 0;
+        }
+        let action = choice.map(|(carrier, c)| (carrier, self.candidates[c].clone()));
+        self.compute_targets(action.as_ref());
+        self.move_players(action.as_ref());
+        if let Some((carrier, cand)) = action {
+            self.state.players[carrier].with_ball = true;
+            self.resolve(carrier, &cand);
+        }
+        self.after_round();
+    }
+
+    fn after_round(&mut self) {
+        self.update_bodies();
+        if let Some(t) = self.holding_team() {
+            self.state.possession_rounds[t] += 1;
+        }
+        self.state.round += 1;
+        self.state.clock += self.rules.clock.round_seconds;
+        self.check_out_of_play();
+        if self.state.clock >= self.rules.clock.half_seconds {
+            self.end_half();
+        }
+        let h = self.state.hash(self.dice.draws());
+        self.hashes.push(h);
+    }
+
+    fn holding_team(&self) -> Option<usize> {
+        self.state.holder().map(|p| self.state.players[p].team)
+    }
+
+    fn end_half(&mut self) {
+        self.state.half += 1;
+        self.state.clock = 0.0;
+        if self.state.half >= self.rules.clock.halves {
+            self.finish();
+            return;
+        }
+        self.event(EventKind::HalfTime);
+        let rec = self.rules.params.half_time_recovery;
+        let max = self.rules.params.stamina_max;
+        for p in self.state.players.iter_mut() {
+            p.stamina = (p.stamina + rec).min(max);
+        }
+        self.state.attacks_right = [!self.state.attacks_right[0], !self.state.attacks_right[1]];
+        let kicking = (self.state.half % 2) as usize;
+        setup::line_up_for_kickoff(&self.rules, &self.teams, &mut self.state, kicking);
+        self.positioned_for = None;
+    }
+
+    fn finish(&mut self) {
+        self.state.finished = true;
+        let total = (self.state.possession_rounds[0] + self.state.possession_rounds[1]).max(1) as f64;
+        for t in 0..2 {
+            let s = &mut self.stats[t];
+            s.possession = 100.0 * self.state.possession_rounds[t] as f64 / total;
+            let players: Vec<&state::Player> = self.state.players.iter().filter(|p| p.team == t).collect();
+            s.distance_km = players.iter().map(|p| p.distance_covered).sum::<f64>() / 1000.0;
+            s.mean_stamina = players.iter().map(|p| p.stamina).sum::<f64>() / players.len() as f64;
+        }
+        self.event(EventKind::FullTime { score: self.state.score });
+    }
+
+    // ---- helpers shared by the parts of the engine ----
+
+    fn event(&mut self, kind: EventKind) {
+        let minute = self.state.minute(self.rules.clock.half_seconds);
+        self.events.push(Event { round: self.state.round, minute: (minute * 100.0).round() / 100.0, kind });
+    }
+
+    fn who(&self, p: usize) -> Who {
+        let pl = &self.state.players[p];
+        Who { team: pl.team as u8, shirt: pl.shirt }
+    }
+
+    /// A world point in team `t`'s attacking frame (and back: the half-turn is its own inverse).
+    fn frame(&self, t: usize, p: V2) -> V2 {
+        if self.state.attacks_right[t] { p } else { self.rules.pitch.turn(p) }
+    }
+
+    fn opponents(&self, t: usize) -> impl Iterator<Item = usize> + '_ {
+        (0..self.state.players.len()).filter(move |&i| self.state.players[i].team != t)
+    }
+
+    fn keeper(&self, t: usize) -> usize {
+        (0..self.state.players.len())
+            .find(|&i| self.state.players[i].team == t && self.state.players[i].line == Line::Goalkeeper)
+            .expect("every team fields a keeper")
+    }
+
+    /// Immediate pressure context (baseline §2) for player `p` at `at`.
+    fn set_pressure(&mut self, p: usize, at: V2) {
+        let t = self.state.players[p].team;
+        let radius = self.rules.params.pressure_extra_radius;
+        let mut nearest = f64::INFINITY;
+        let mut within = 0u32;
+        for o in self.opponents(t) {
+            let d = self.state.players[o].pos.dist(at);
+            if d <= radius {
+                within += 1;
+            }
+            nearest = nearest.min(d);
+        }
+        let s = self.rules.slots;
+        let extra = if nearest <= radius { within.saturating_sub(1) } else { within };
+        let inputs = &mut self.state.players[p].inputs;
+        inputs.set(s.nearest_opponent, nearest.min(1000.0));
+        inputs.set(s.opponents_within_3m, extra.min(21) as f64);
+    }
+
+    /// Body orientation context (baseline §3) for player `p` acting towards `toward`.
+    fn set_orientation(&mut self, p: usize, toward: V2) {
+        let s = self.rules.slots;
+        let pl = &self.state.players[p];
+        let neutral = pl.still >= 2 || pl.dir == V2::ZERO;
+        let angle = angle_between(pl.dir, toward - pl.pos);
+        let inputs = &mut self.state.players[p].inputs;
+        inputs.set(s.neutral_orientation, if neutral { 1.0 } else { 0.0 });
+        inputs.set(s.orientation, angle);
+    }
+
+    fn set_stamina(&mut self, p: usize) {
+        let s = self.rules.slots.stamina;
+        let v = self.state.players[p].stamina;
+        self.state.players[p].inputs.set(s, v);
+    }
+
+    fn set(&mut self, p: usize, slot: usize, v: f64) {
+        self.state.players[p].inputs.set(slot, v);
+    }
+
+    fn get(&self, p: usize, slot: usize) -> f64 {
+        self.state.players[p].inputs.get(slot)
+    }
+
+    /// Evaluates a pipeline for a player without rolling.
+    fn estimate(&self, p: usize, pipe: usize) -> Resolution {
+        self.rules.rs.pipelines[pipe].resolve(&self.state.players[p].inputs)
+    }
+
+    /// Evaluates and rolls: a real test, advancing the dice.
+    fn test(&mut self, p: usize, pipe: usize) -> (Resolution, Roll) {
+        let r = self.estimate(p, pipe);
+        let roll = r.roll(&mut self.dice, &self.rules.rs.pipelines[pipe]);
+        (r, roll)
+    }
+
+    /// A dice-chosen direction (execution variance: a wayward ball, a heavy touch).
+    fn random_dir(&mut self) -> V2 {
+        V2::from_angle(self.dice.uniform(0.0, 360.0))
+    }
+}
+
+/// The match, scored and summarised.
+#[derive(Debug, Clone, Serialize)]
+pub struct Summary {
+    pub score: [u32; 2],
+    pub stats: [TeamStats; 2],
+}
+
+impl Match {
+    pub fn summary(&self) -> Summary {
+        Summary { score: self.state.score, stats: self.stats.clone() }
+    }
+}

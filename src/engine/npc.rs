@@ -1,0 +1,623 @@
+//! Candidates and NPC decisions (document §33, baseline §16).
+//!
+//! The NPC first chooses what to try, then executes it with exactly the same rules a person's
+//! intent goes through. Each candidate is scored from normalised terms — opportunity, the exact
+//! probability of success, progress, contextual risk — weighted by the content's weights, scaled
+//! by the club's personality and by the match-state adaptation (logged separately, never written
+//! over the base personality), plus a small deterministic noise from a hash of
+//! (seed, round, player, candidate): estimating never draws a die.
+
+use super::Match;
+use super::geometry::{V2, angle_between, to_segment};
+use super::log::{CandidateLog, Decision, Personality, StateSummary};
+use super::state::{Line, mix};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    Carry,
+    Pass,
+    Cross,
+    Shoot,
+    Dribble,
+}
+
+impl Kind {
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Carry => "carry",
+            Kind::Pass => "pass",
+            Kind::Cross => "cross",
+            Kind::Shoot => "shoot",
+            Kind::Dribble => "dribble",
+        }
+    }
+}
+
+/// What an action aims at: a direction (degrees from the line to the opponent's goal), a player
+/// (shirt number: a team-mate for a pass, an opponent for a dribble), or nothing (shot, cross).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Target {
+    Direction(i32),
+    Player(u32),
+    None,
+}
+
+/// An intent as a person declares it: `{"kind": "pass", "target": 9}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Intent {
+    pub kind: Kind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<i32>,
+}
+
+impl fmt::Display for Intent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.kind, self.target) {
+            (Kind::Carry, Some(d)) => write!(f, "carry {d}°"),
+            (k, Some(t)) => write!(f, "{} #{t}", k.name()),
+            (k, None) => f.write_str(k.name()),
+        }
+    }
+}
+
+/// One action the carrier could try, with every term of its score.
+#[derive(Debug, Clone, Serialize)]
+pub struct Candidate {
+    pub kind: Kind,
+    pub target: Target,
+    /// Where the action sends the ball or the carrier (world coordinates).
+    pub dest: V2,
+    /// The receiver (pass) or the opponent to beat (dribble), by player index.
+    #[serde(skip)]
+    pub other: Option<usize>,
+    /// Exact probability that the action's own test succeeds.
+    pub probability: f64,
+    /// Probability that the team keeps the ball through the action (interceptions, duels,
+    /// reception included), or that a shot scores.
+    pub success: f64,
+    pub progression: f64,
+    pub threat: f64,
+    pub turnover_risk: f64,
+    pub personality_modifier: f64,
+    pub match_state_modifier: f64,
+    pub noise: f64,
+    pub score: f64,
+}
+
+impl Candidate {
+    /// An unscored candidate aimed at a point (set pieces use it to shape runs).
+    pub(super) fn aimed(kind: Kind, dest: V2) -> Candidate {
+        Candidate {
+            kind,
+            target: Target::None,
+            dest,
+            other: None,
+            probability: 0.0,
+            success: 0.0,
+            progression: 0.0,
+            threat: 0.0,
+            turnover_risk: 0.0,
+            personality_modifier: 0.0,
+            match_state_modifier: 0.0,
+            noise: 0.0,
+            score: 0.0,
+        }
+    }
+
+    pub fn intent(&self) -> Intent {
+        Intent {
+            kind: self.kind,
+            target: match self.target {
+                Target::Direction(d) => Some(d),
+                Target::Player(s) => Some(s as i32),
+                Target::None => None,
+            },
+        }
+    }
+
+    /// A short explanation for a person choosing among candidates.
+    pub fn explain(&self) -> String {
+        let what = match (self.kind, self.target) {
+            (Kind::Carry, Target::Direction(d)) => format!("carry the ball {d}° off the line to goal"),
+            (Kind::Pass, Target::Player(s)) => format!("pass to #{s}"),
+            (Kind::Dribble, Target::Player(s)) => format!("take on #{s}"),
+            (Kind::Shoot, _) => "shoot".to_string(),
+            (Kind::Cross, _) => "cross into the box".to_string(),
+            (k, _) => k.name().to_string(),
+        };
+        format!(
+            "{what}: test {:.0}%, keeps the ball {:.0}%, gains {:.0} m, threat {:.2}",
+            self.probability * 100.0,
+            self.success * 100.0,
+            self.progression * 105.0,
+            self.threat
+        )
+    }
+}
+
+/// Weights after personality: (opportunity, probability, progress, risk).
+#[derive(Debug, Clone, Copy)]
+struct W([f64; 4]);
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Axes {
+    verticality: f64,
+    security: f64,
+    risk_tolerance: f64,
+}
+
+impl Match {
+    fn weights(&self, a: Axes) -> W {
+        let w = self.rules.npc.weights;
+        let k = self.rules.npc.personality;
+        W([
+            w.opportunity * (1.0 + k.risk_tolerance_opportunity * a.risk_tolerance),
+            w.probability * (1.0 + k.risk_tolerance_probability * a.risk_tolerance),
+            w.progress * (1.0 + k.verticality_progress * a.verticality),
+            w.risk * (1.0 + k.security_risk * a.security),
+        ])
+    }
+
+    fn base_axes(&self, t: usize) -> Axes {
+        let p = self.teams[t].personality;
+        Axes { verticality: p.verticality as f64, security: p.security as f64, risk_tolerance: p.risk_tolerance as f64 }
+    }
+
+    /// The temporary shift of each axis from the score and the minute (content pipelines).
+    fn adaptation(&mut self, carrier: usize) -> Axes {
+        let t = self.state.players[carrier].team;
+        let s = self.rules.slots;
+        let diff = self.state.score[t] as f64 - self.state.score[1 - t] as f64;
+        let minute = self.state.minute(self.rules.clock.half_seconds);
+        self.set(carrier, s.goal_diff, diff.clamp(-30.0, 30.0));
+        self.set(carrier, s.minute, minute.min(130.0));
+        let pipes = self.rules.pipes;
+        let eval = |m: &Match, p: Option<usize>| p.map_or(0.0, |p| m.estimate(carrier, p).value);
+        Axes {
+            verticality: eval(self, pipes.adapt_verticality),
+            security: eval(self, pipes.adapt_security),
+            risk_tolerance: eval(self, pipes.adapt_risk_tolerance),
+        }
+    }
+
+    /// A content map (opportunity or danger) at a point of team `t`'s attacking frame.
+    fn map(&mut self, carrier: usize, pipe: usize, spot: V2) -> f64 {
+        let s = self.rules.slots;
+        self.set(carrier, s.spot_x, spot.x.clamp(0.0, self.rules.pitch.length));
+        self.set(carrier, s.spot_y, spot.y.clamp(0.0, self.rules.pitch.width));
+        self.estimate(carrier, pipe).value
+    }
+
+    /// Fills `self.candidates` with every valid action for the carrier, scored.
+    pub(super) fn generate_candidates(&mut self, c: usize) {
+        self.candidates.clear();
+        let t = self.state.players[c].team;
+        let pr = self.rules.params;
+        let pitch = self.rules.pitch;
+        let cpos = self.state.players[c].pos;
+        let cf = self.frame(t, cpos);
+        let goal_f = pitch.goal();
+        let to_goal = (goal_f - cf).unit();
+
+        self.set_pressure(c, cpos);
+        self.set_stamina(c);
+
+        if self.penalty_kick {
+            let (p_shot, p_goal) = self.shot_estimate(c);
+            let goal_w = self.frame(t, goal_f);
+            self.push_candidate(c, Kind::Shoot, Target::None, goal_w, None, p_shot, p_goal);
+            self.score_candidates(c);
+            return;
+        }
+
+        // Carry in the content's directions (relative to the line to goal), for the lines that may.
+        let may_carry = self.rules.npc.carry.lines.contains(&self.state.players[c].line);
+        let directions = if may_carry { self.rules.npc.carry.directions.clone() } else { Vec::new() };
+        let pace = self.rules.npc.carry.with_ball_pace as usize;
+        for deg in directions {
+            let dir_f = to_goal.rotated(deg);
+            // A direction turns with the pitch: the half-turn negates it.
+            let dir_w = if self.state.attacks_right[t] { dir_f } else { dir_f * -1.0 };
+            let range = self.movement_range(c, pace, true, dir_w);
+            let dest = cpos + dir_w * range;
+            if range < 0.5 || !pitch.in_bounds(dest) {
+                continue;
+            }
+            let keep = self.keep_probability(c, dest, false, None);
+            self.push_candidate(c, Kind::Carry, Target::Direction(deg.round() as i32), dest, None, 1.0, keep);
+        }
+
+        // Pass to every team-mate in range.
+        let range = self.get(c, self.rules.slots.range);
+        for r in 0..self.state.players.len() {
+            if r == c || self.state.players[r].team != t {
+                continue;
+            }
+            let rpos = self.state.players[r].pos;
+            let d = cpos.dist(rpos);
+            if d < pr.pass_min_distance || d > range {
+                continue;
+            }
+            let (p_pass, keep) = self.pass_estimate(c, r, rpos);
+            let shirt = self.state.players[r].shirt;
+            self.push_candidate(c, Kind::Pass, Target::Player(shirt), rpos, Some(r), p_pass, keep);
+        }
+
+        // Cross from a wide attacking position.
+        if cf.x >= pr.cross_min_x && (cf.y - pitch.goal_y).abs() >= pr.cross_min_wide {
+            let landing = self.cross_landing(t, cpos);
+            let d = cpos.dist(landing);
+            if d <= self.get(c, self.rules.slots.cross_range) {
+                let (p_cross, keep) = self.cross_estimate(c, landing);
+                self.push_candidate(c, Kind::Cross, Target::None, landing, None, p_cross, keep);
+            }
+        }
+
+        // Shoot when within the content's shooting distance and the ball's reach.
+        let goal_w = self.frame(t, goal_f);
+        let dist_goal = cpos.dist(goal_w);
+        if dist_goal <= pr.shot_max_distance && dist_goal <= range {
+            let (p_shot, p_goal) = self.shot_estimate(c);
+            self.push_candidate(c, Kind::Shoot, Target::None, goal_w, None, p_shot, p_goal);
+        }
+
+        // Take on the opponent straight ahead.
+        let ahead = self
+            .opponents(t)
+            .filter(|&o| self.state.players[o].line != Line::Goalkeeper)
+            .map(|o| (o, self.frame(t, self.state.players[o].pos)))
+            .filter(|(_, of)| of.dist(cf) <= pr.dribble_trigger && angle_between(to_goal, *of - cf) <= 60.0)
+            .min_by(|a, b| a.1.dist(cf).total_cmp(&b.1.dist(cf)).then(a.0.cmp(&b.0)));
+        if let Some((o, of)) = ahead {
+            let beyond_f = of + (of - cf).unit() * pr.dribble_beyond;
+            let dest = self.frame(t, pitch.clamp(beyond_f));
+            if pitch.in_bounds(beyond_f) {
+                let keep = self.keep_probability(c, dest, true, Some(o));
+                let p_dribble = self.estimate(c, self.rules.pipes.dribble).chance();
+                let shirt = self.state.players[o].shirt;
+                self.push_candidate(c, Kind::Dribble, Target::Player(shirt), dest, Some(o), p_dribble, keep);
+            }
+        }
+
+        self.score_candidates(c);
+    }
+
+    /// Where a cross from `from` aims: beyond the centre of the goal, at the content's depth.
+    pub(super) fn cross_landing(&self, t: usize, from: V2) -> V2 {
+        let pr = self.rules.params;
+        let pitch = self.rules.pitch;
+        let f = self.frame(t, from);
+        let side = if f.y < pitch.goal_y { 1.0 } else { -1.0 };
+        self.frame(t, V2::new(pitch.length - pr.cross_landing_depth, pitch.goal_y + side * pr.cross_landing_offset))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn push_candidate(
+        &mut self,
+        _c: usize,
+        kind: Kind,
+        target: Target,
+        dest: V2,
+        other: Option<usize>,
+        probability: f64,
+        success: f64,
+    ) {
+        self.candidates.push(Candidate { target, other, probability, success, ..Candidate::aimed(kind, dest) });
+    }
+
+    /// Terms, weights and noise for every candidate.
+    fn score_candidates(&mut self, c: usize) {
+        let t = self.state.players[c].team;
+        let pitch = self.rules.pitch;
+        let cf = self.frame(t, self.state.players[c].pos);
+        let base = self.base_axes(t);
+        let shift = self.adaptation(c);
+        let adapted = Axes {
+            verticality: base.verticality + shift.verticality,
+            security: base.security + shift.security,
+            risk_tolerance: base.risk_tolerance + shift.risk_tolerance,
+        };
+        let (w0, wp, wa) = (self.weights(Axes::default()), self.weights(base), self.weights(adapted));
+        let (opp, danger) = (self.rules.pipes.opportunity, self.rules.pipes.danger);
+        let goal_value = self.rules.npc.shot.goal_value;
+        let noise_amp = self.rules.npc.noise;
+        for i in 0..self.candidates.len() {
+            let cand = self.candidates[i].clone();
+            let df = self.frame(t, cand.dest);
+            let (threat, progression, risk) = match cand.kind {
+                Kind::Shoot => {
+                    // Lost shots leave the ball at the far end: the danger is where play restarts.
+                    let restart = V2::new(pitch.length - self.rules.params.goal_kick_spot_x, pitch.goal_y);
+                    let danger_there = self.map(c, danger, restart);
+                    (goal_value * cand.success, 0.0, (1.0 - cand.success) * danger_there)
+                }
+                _ => {
+                    let threat = self.map(c, opp, df);
+                    let loss_spot = if cand.kind == Kind::Pass { df } else { cf };
+                    let d = self.map(c, danger, loss_spot);
+                    (threat, (df.x - cf.x) / pitch.length, (1.0 - cand.success) * d)
+                }
+            };
+            let probability = if cand.kind == Kind::Shoot { cand.probability } else { cand.success };
+            let terms = [threat, probability, progression, -risk];
+            let dot = |w: W| w.0.iter().zip(terms).map(|(a, b)| a * b).sum::<f64>();
+            let (s0, sp, sa) = (dot(w0), dot(wp), dot(wa));
+            let h = mix(&[self.seed, self.state.round as u64, c as u64, i as u64]);
+            let noise = noise_amp * (2.0 * ((h >> 11) as f64 / (1u64 << 53) as f64) - 1.0);
+            let cand = &mut self.candidates[i];
+            cand.threat = threat;
+            cand.progression = progression;
+            cand.turnover_risk = risk;
+            cand.personality_modifier = sp - s0;
+            cand.match_state_modifier = sa - sp;
+            cand.noise = noise;
+            cand.score = sa + noise;
+        }
+    }
+
+    /// The NPC's choice: the best score (ties to the earlier candidate).
+    pub(super) fn choose(&self) -> usize {
+        let mut best = 0;
+        for (i, c) in self.candidates.iter().enumerate() {
+            if c.score > self.candidates[best].score {
+                best = i;
+            }
+        }
+        best
+    }
+
+    pub(super) fn log_decision(&mut self, carrier: usize, selected: usize, human: bool) {
+        if self.log.retention() == 0 {
+            self.log.push_dropped();
+            return;
+        }
+        let t = self.state.players[carrier].team;
+        let base = self.base_axes(t);
+        let shift = self.adaptation(carrier);
+        let team = &self.teams[t];
+        let sheet = &team.club.squad[self.state.players[carrier].sheet];
+        let bf = self.frame(t, self.state.ball);
+        let d = Decision {
+            engine_version: crate::catalog::ENGINE_VERSION,
+            seed: self.seed,
+            round: self.state.round,
+            club_id: team.club.id.clone(),
+            club_personality: Personality {
+                verticality: base.verticality,
+                security: base.security,
+                risk_tolerance: base.risk_tolerance,
+            },
+            adaptation: Personality {
+                verticality: shift.verticality,
+                security: shift.security,
+                risk_tolerance: shift.risk_tolerance,
+            },
+            player_id: format!("{}#{} {}", team.club.id, sheet.shirt, sheet.name),
+            match_state_summary: StateSummary {
+                minute: (self.state.minute(self.rules.clock.half_seconds) * 100.0).round() / 100.0,
+                score: self.state.score,
+                goal_diff: self.state.score[t] as i32 - self.state.score[1 - t] as i32,
+                ball: [(bf.x * 100.0).round() / 100.0, (bf.y * 100.0).round() / 100.0],
+                phase: "attack",
+            },
+            candidate_actions: self
+                .candidates
+                .iter()
+                .map(|c| CandidateLog {
+                    kind: c.kind.name(),
+                    target: c.intent().to_string(),
+                    success_probability: c.probability,
+                    progression: c.progression,
+                    threat: c.threat,
+                    turnover_risk: c.turnover_risk,
+                    personality_modifier: c.personality_modifier,
+                    match_state_modifier: c.match_state_modifier,
+                    noise: c.noise,
+                    final_score: c.score,
+                })
+                .collect(),
+            selected_action: selected,
+            human,
+        };
+        self.log.push(d);
+    }
+
+    // ---- exact estimates (no dice) ----
+
+    /// Probability that the carrier keeps the ball at `dest`: 1 unless an opponent can engage him
+    /// there, else the exact chance of the duel ending with the carrier keeping it.
+    fn keep_probability(&mut self, c: usize, dest: V2, dribbling: bool, only: Option<usize>) -> f64 {
+        let t = self.state.players[c].team;
+        let reach = self.rules.params.tackle_reach;
+        let engager = match only {
+            Some(o) => Some(o),
+            None => self
+                .opponents(t)
+                .filter(|&o| self.state.players[o].line != Line::Goalkeeper)
+                .filter(|&o| {
+                    let pl = &self.state.players[o];
+                    pl.pos.dist(dest) <= reach + pl.inputs.get(self.rules.slots.r_sprint)
+                })
+                .min_by(|&a, &b| {
+                    let da = self.state.players[a].pos.dist(dest);
+                    let db = self.state.players[b].pos.dist(dest);
+                    da.total_cmp(&db).then(a.cmp(&b))
+                }),
+        };
+        let Some(o) = engager else { return 1.0 };
+        let (cv, dv) = self.duel_values(c, o, dribbling || dest != self.state.players[c].pos);
+        self.keep_chance(cv, dv)
+    }
+
+    /// Values of the carrier's dribble (or shielding) test and the defender's tackle.
+    pub(super) fn duel_values(&mut self, c: usize, o: usize, moving: bool) -> (i32, i32) {
+        self.set_stamina(c);
+        self.set_stamina(o);
+        let pipes = self.rules.pipes;
+        let cp = if moving { pipes.dribble } else { pipes.protection };
+        let cr = self.estimate(c, cp);
+        let dr = self.estimate(o, pipes.tackle);
+        (cr.difficulty.unwrap_or(10), dr.difficulty.unwrap_or(10))
+    }
+
+    /// Exact chance the carrier keeps the ball in a duel, from both difficulties.
+    fn keep_chance(&self, carrier_difficulty: i32, defender_difficulty: i32) -> f64 {
+        let odds = &self.rules.rs.odds;
+        let spec = odds.spec();
+        let mut keep = 0u64;
+        let mut all = 0u64;
+        for (tc, pc) in odds.totals() {
+            for (td, pd) in odds.totals() {
+                let w = pc.favourable * pd.favourable;
+                all += w;
+                let diff = (td as i32 - defender_difficulty) - (tc as i32 - carrier_difficulty);
+                if self.rules.tackle_outcome.of(diff as f64) == super::content::DuelOutcome::CarrierKeeps {
+                    keep += w;
+                }
+            }
+        }
+        let _ = spec;
+        keep as f64 / all as f64
+    }
+
+    /// (pass test probability, probability the team keeps the ball through the pass).
+    fn pass_estimate(&mut self, c: usize, r: usize, to: V2) -> (f64, f64) {
+        let s = self.rules.slots;
+        let pipes = self.rules.pipes;
+        let from = self.state.players[c].pos;
+        self.set(c, s.distance, from.dist(to));
+        self.set_orientation(c, to);
+        let p_pass = self.estimate(c, pipes.pass).chance();
+        // Interceptors on the line, against an adequate pass.
+        let q_int = self.rules.pass_q_int.value(0.0);
+        let mut through = 1.0;
+        let t = self.state.players[c].team;
+        let opponents: Vec<usize> = self.opponents(t).collect();
+        for o in opponents {
+            let opos = self.state.players[o].pos;
+            let (d, along) = to_segment(opos, from, to);
+            if along <= 0.02 || along >= 0.98 || d > self.get(o, s.interception_radius) {
+                continue;
+            }
+            self.set(o, s.q_int, q_int);
+            self.set_stamina(o);
+            let meet = from + (to - from) * along;
+            self.set_orientation(o, meet);
+            through *= 1.0 - self.estimate(o, pipes.interception).chance();
+        }
+        // The receiver's control of an adequate pass under his pressure.
+        self.set(r, s.q_rec, 0.0);
+        self.set_pressure(r, to);
+        self.set_orientation(r, from);
+        self.set_stamina(r);
+        let p_control = self.estimate(r, pipes.control).chance();
+        (p_pass, p_pass * through * p_control)
+    }
+
+    /// (cross test probability, probability the attacking side wins the ball in the box).
+    fn cross_estimate(&mut self, c: usize, landing: V2) -> (f64, f64) {
+        let s = self.rules.slots;
+        let from = self.state.players[c].pos;
+        self.set(c, s.distance, from.dist(landing));
+        self.set_orientation(c, landing);
+        let p_cross = self.estimate(c, self.rules.pipes.cross).chance();
+        // The best header of each side within reach of the landing point after this round's runs.
+        let t = self.state.players[c].team;
+        let radius = self.rules.params.aerial_radius;
+        let mut best = [0.0f64; 2];
+        for p in 0..self.state.players.len() {
+            if p == c || self.state.players[p].line == Line::Goalkeeper {
+                continue;
+            }
+            let pl = &self.state.players[p];
+            // Team-mates run onto the cross this round (attackers and midfielders); defenders
+            // track them: both can reach the landing zone at a sprint.
+            let runner = pl.team == t && matches!(pl.line, Line::Attack | Line::Midfield);
+            let defender = pl.team != t;
+            let reach = if runner || defender { pl.inputs.get(s.r_sprint) } else { 0.0 };
+            if pl.pos.dist(landing) > radius + reach {
+                continue;
+            }
+            self.set_stamina(p);
+            let v = self.estimate(p, self.rules.pipes.aerial_duel).value;
+            let side = usize::from(self.state.players[p].team != t);
+            best[side] = best[side].max(v);
+        }
+        let win = if best[0] == 0.0 {
+            0.0
+        } else if best[1] == 0.0 {
+            1.0
+        } else {
+            self.contest_win(best[0], best[1])
+        };
+        (p_cross, p_cross * win)
+    }
+
+    /// Exact chance that a test of value `a` beats one of value `b` (ties contested again).
+    fn contest_win(&self, a: f64, b: f64) -> f64 {
+        let odds = &self.rules.rs.odds;
+        let (da, db) = (21.0 - a, 21.0 - b);
+        let (mut win, mut tie, mut all) = (0u64, 0u64, 0u64);
+        for (ta, pa) in odds.totals() {
+            for (tb, pb) in odds.totals() {
+                let w = pa.favourable * pb.favourable;
+                all += w;
+                let (ma, mb) = (ta as f64 - da, tb as f64 - db);
+                if ma > mb {
+                    win += w;
+                } else if ma == mb {
+                    tie += w;
+                }
+            }
+        }
+        if all == tie { 0.5 } else { win as f64 / (all - tie) as f64 }
+    }
+
+    /// (finishing test probability, probability of a goal against this keeper, no block).
+    fn shot_estimate(&mut self, c: usize) -> (f64, f64) {
+        let (res, _) = self.prepare_shot(c);
+        let p_success = res.chance();
+        let Some(difficulty) = res.difficulty.filter(|_| res.possible) else { return (0.0, 0.0) };
+        let t = self.state.players[c].team;
+        let keeper = self.keeper(1 - t);
+        self.prepare_keeper(keeper, c);
+        let odds = self.rules.rs.odds.clone();
+        let mut goal = 0.0;
+        let mut cache: [Option<f64>; 16] = [None; 16];
+        for (total, p) in odds.totals() {
+            let margin = total as i32 - difficulty;
+            if self.rules.shot_outcome.of(margin as f64) == super::content::ShotOutcome::OffTarget {
+                continue;
+            }
+            let bin = self.rules.gk_placement.bin_index(margin as f64).min(15);
+            let beaten = match cache[bin] {
+                Some(b) => b,
+                None => {
+                    self.set(keeper, self.rules.slots.shot_margin, (margin as f64).clamp(-18.0, 18.0));
+                    let kr = self.estimate(keeper, self.rules.pipes.save);
+                    let b = self.beat_keeper(margin, kr.difficulty.unwrap_or(10));
+                    cache[bin] = Some(b);
+                    b
+                }
+            };
+            goal += p.as_f64() * beaten;
+        }
+        (p_success, goal)
+    }
+
+    /// Probability the keeper fails to save a shot with this margin, under the content's rule.
+    pub(super) fn beat_keeper(&self, shot_margin: i32, keeper_difficulty: i32) -> f64 {
+        let odds = &self.rules.rs.odds;
+        if self.rules.params.save_rule == 0.0 {
+            1.0 - odds.success(keeper_difficulty).as_f64()
+        } else {
+            // The keeper must beat the shot's margin.
+            1.0 - odds.success(keeper_difficulty + shot_margin + 1).as_f64()
+        }
+    }
+}

@@ -1,0 +1,220 @@
+//! Off-ball positioning (document §32): destinations from role, phase, ball, team-mates,
+//! opponents, club personality and match context — no individual instructions — and the
+//! positioning test that decides how well each player reads his destination.
+
+use super::Match;
+use super::geometry::V2;
+use super::npc::{Candidate, Kind};
+use super::state::{Ball, Line};
+
+impl Match {
+    /// One positioning test per off-ball player when possession changes hands (baseline §10):
+    /// a failure places the destination |margin| × error-per-margin away from the ideal point.
+    pub(super) fn positioning_tests(&mut self) {
+        let holder = self.state.holder();
+        let pipe = self.rules.pipes.positioning;
+        let per_margin = self.rules.params.positioning_error_per_margin;
+        for p in 0..self.state.players.len() {
+            if Some(p) == holder {
+                self.state.players[p].error = V2::ZERO;
+                continue;
+            }
+            self.set_stamina(p);
+            let (_, roll) = self.test(p, pipe);
+            self.state.players[p].error = if roll.margin < 0 {
+                self.random_dir() * (roll.margin.unsigned_abs() as f64 * per_margin)
+            } else {
+                V2::ZERO
+            };
+        }
+    }
+
+    /// Every player's destination this round, in world coordinates, and whether he hurries.
+    pub(super) fn compute_targets(&mut self, action: Option<&(usize, Candidate)>) {
+        let n = self.state.players.len();
+        let holder = self.state.holder();
+        let loose = self.state.ball_state == Ball::Loose;
+        let pr = self.rules.params;
+        let pitch = self.rules.pitch;
+        let minute = self.state.minute(self.rules.clock.half_seconds);
+        for u in self.urgent.iter_mut() {
+            *u = false;
+        }
+
+        // Pressing: the nearest outfield defenders to the carrier close him down.
+        let mut pressers = [usize::MAX; 4];
+        if let Some(c) = holder {
+            let ct = self.state.players[c].team;
+            let cpos = self.state.players[c].pos;
+            let mut near: Vec<(f64, usize)> = self
+                .opponents(ct)
+                .filter(|&o| self.state.players[o].line != Line::Goalkeeper)
+                .map(|o| (self.state.players[o].pos.dist(cpos), o))
+                .filter(|(d, _)| *d <= pr.press_radius)
+                .collect();
+            near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            for (k, (_, o)) in near.iter().take((pr.press_count as usize).min(4)).enumerate() {
+                pressers[k] = *o;
+            }
+        }
+        // A loose ball: the nearest player of each side goes for it.
+        let mut chasers = [usize::MAX; 2];
+        if loose {
+            for (t, chaser) in chasers.iter_mut().enumerate() {
+                *chaser = (0..n)
+                    .filter(|&i| self.state.players[i].team == t)
+                    .filter(|&i| {
+                        self.state.players[i].line != Line::Goalkeeper || {
+                            let b = self.frame(t, self.state.ball);
+                            pitch.in_own_box(b)
+                        }
+                    })
+                    .min_by(|&a, &b| {
+                        let da = self.state.players[a].pos.dist(self.state.ball);
+                        let db = self.state.players[b].pos.dist(self.state.ball);
+                        da.total_cmp(&db).then(a.cmp(&b))
+                    })
+                    .unwrap_or(usize::MAX);
+            }
+        }
+        let cross =
+            action.filter(|(_, c)| c.kind == Kind::Cross).map(|(c, cand)| (self.state.players[*c].team, cand.dest));
+        // Support: the carrier's nearest outfield team-mates offer him angles ahead.
+        let mut supporters = [usize::MAX; 4];
+        if let Some(c) = holder {
+            let ct = self.state.players[c].team;
+            let cpos = self.state.players[c].pos;
+            let mut near: Vec<(f64, usize)> = (0..n)
+                .filter(|&i| {
+                    i != c && self.state.players[i].team == ct && self.state.players[i].line != Line::Goalkeeper
+                })
+                .map(|i| (self.state.players[i].pos.dist(cpos), i))
+                .collect();
+            near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            for (k, (_, i)) in near.iter().take((pr.support_count as usize).min(4)).enumerate() {
+                supporters[k] = *i;
+            }
+        }
+
+        for p in 0..n {
+            if Some(p) == holder {
+                self.targets[p] = self.state.players[p].pos;
+                continue;
+            }
+            let t = self.state.players[p].team;
+            let b = self.frame(t, self.state.ball);
+            let attacking = self.state.possession == t;
+            let target = if pressers.contains(&p) {
+                self.urgent[p] = true;
+                let c = holder.expect("pressers only with a holder");
+                // Moving together through the round, a presser tracks where the carrier is going.
+                let going = match action {
+                    Some((_, cand)) if matches!(cand.kind, Kind::Carry | Kind::Dribble) => cand.dest,
+                    _ => self.state.players[c].pos,
+                };
+                let cpos = self.frame(t, going);
+                cpos + (pitch.own_goal() - cpos).unit() * pr.press_goal_side
+            } else if let Some(k) = supporters.iter().position(|&s| s == p).filter(|_| cross.is_none()) {
+                let c = holder.expect("supporters only with a holder");
+                let cpos = self.frame(t, self.state.players[c].pos);
+                let side = if k % 2 == 0 { 1.0 } else { -1.0 };
+                let ahead = V2::new(1.0, 0.0).rotated(side * pr.support_angle);
+                let spot = cpos + ahead * pr.support_distance;
+                // Stay on the pitch: mirror the angle when it would leave it.
+                if spot.y < 1.0 || spot.y > pitch.width - 1.0 {
+                    cpos + V2::new(1.0, 0.0).rotated(-side * pr.support_angle) * pr.support_distance
+                } else {
+                    spot
+                }
+            } else if chasers[t] == p {
+                self.urgent[p] = true;
+                b
+            } else if let Some((ct, landing)) = cross.filter(|_| self.state.players[p].line != Line::Goalkeeper) {
+                let l = self.frame(t, landing);
+                let line = self.state.players[p].line;
+                if ct == t && matches!(line, Line::Attack | Line::Midfield) {
+                    self.urgent[p] = true;
+                    // Runners spread across the landing zone.
+                    let k = (self.state.players[p].slot % 3) as f64 - 1.0;
+                    self.landing_runner_spot(t, landing, k)
+                } else if ct != t && line == Line::Defence {
+                    self.urgent[p] = true;
+                    // Between the landing point and the goal, goal side.
+                    l + (pitch.own_goal() - l).unit() * pr.mark_goal_side
+                } else {
+                    self.shape_target(p, b, attacking, minute)
+                }
+            } else {
+                self.shape_target(p, b, attacking, minute)
+            };
+            let target = pitch.clamp(target + self.state.players[p].error);
+            self.targets[p] = self.frame(t, target);
+        }
+    }
+
+    /// Where a runner attacks a cross, in his team's frame: spread around the landing point.
+    fn landing_runner_spot(&self, t: usize, landing: V2, k: f64) -> V2 {
+        let l = self.frame(t, landing);
+        V2::new(l.x + k * 1.5, l.y + k * 3.0)
+    }
+
+    /// The team shape: the formation slot moved with the ball, the phase, the club's personality
+    /// and the score; marking when out of possession; attackers held at the last line.
+    fn shape_target(&self, p: usize, b: V2, attacking: bool, minute: f64) -> V2 {
+        let pr = self.rules.params;
+        let pitch = self.rules.pitch;
+        let pl = &self.state.players[p];
+        let t = pl.team;
+        let team = &self.teams[t];
+        let slot = &self.rules.formations[team.formation].slots[pl.slot];
+        let (cx, cy) = (pitch.length / 2.0, pitch.width / 2.0);
+        if pl.line == Line::Goalkeeper {
+            let goal = pitch.own_goal();
+            let depth = (pr.gk_depth + pr.gk_depth_per_metre * b.dist(goal)).min(pr.gk_max_depth);
+            return goal + (b - goal).unit() * depth;
+        }
+        let personality = team.personality;
+        let goal_diff = self.state.score[t] as i32 - self.state.score[1 - t] as i32;
+        let mut x = slot.x + pr.follow_x * (b.x - cx);
+        let width = if attacking { pr.width_attack } else { pr.width_defence };
+        let y = cy + (slot.y - cy) * width + pr.follow_y * (b.y - cy);
+        if attacking {
+            x += pr.attack_shift + pr.verticality_push * personality.verticality as f64;
+        } else {
+            x += pr.defence_shift - pr.security_drop * personality.security as f64;
+        }
+        if goal_diff < 0 && minute >= pr.late_minute {
+            x += pr.late_push;
+        }
+        let mut target = V2::new(x.max(pr.min_x), y);
+        if attacking {
+            // Attackers stay level with the opponents' last outfield line.
+            let last_line = self
+                .opponents(t)
+                .filter(|&o| self.state.players[o].line != Line::Goalkeeper)
+                .map(|o| self.frame(t, self.state.players[o].pos).x)
+                .fold(f64::NEG_INFINITY, f64::max);
+            if last_line.is_finite() {
+                target.x = target.x.min(last_line.max(b.x) + pr.last_line_margin);
+            }
+        } else {
+            if pl.line == Line::Defence {
+                // Defenders stay between the ball and their goal.
+                target.x = target.x.min((b.x - pr.mark_goal_side).max(pr.min_x));
+            }
+            // Mark the nearest opponent near the zone, from the goal side.
+            let nearest = self
+                .opponents(t)
+                .filter(|&o| self.state.players[o].line != Line::Goalkeeper)
+                .map(|o| (self.frame(t, self.state.players[o].pos), o))
+                .map(|(op, o)| (op.dist(target), op, o))
+                .filter(|(d, _, _)| *d <= pr.mark_radius)
+                .min_by(|a, b| a.0.total_cmp(&b.0).then(a.2.cmp(&b.2)));
+            if let Some((_, op, _)) = nearest {
+                let guard = op + (pitch.own_goal() - op).unit() * pr.mark_goal_side;
+                target = target + (guard - target) * pr.mark_weight;
+            }
+        }
+        target
+    }
+}
