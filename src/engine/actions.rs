@@ -68,7 +68,11 @@ impl Match {
         self.state.ball = cpos;
         if let Some(o) = defender {
             let moving = self.state.players[c].moved > 0.1;
-            self.duel(c, o, moving);
+            // Taken on, a defender must tackle; otherwise he tackles only when it is worth it
+            // and contains the carrier when it is not.
+            if only.is_some() || self.would_tackle(c, o, cpos, moving) {
+                self.duel(c, o, moving);
+            }
         }
     }
 
@@ -162,9 +166,18 @@ impl Match {
         (outcome, at)
     }
 
-    /// Opponents who can reach the ball's line test in order along it; the first success takes
-    /// the ball. Returns the interceptor.
-    fn intercept(&mut self, passer: usize, from: V2, to: V2, margin: i32, skip_keeper: bool) -> Option<usize> {
+    /// Opponents who can reach the ball's line test in order along it; the first to win takes
+    /// the ball. With `compare` the interceptor must beat the ball's margin (the document's rule
+    /// for opposition, §6); without it his own test decides (baseline §9 for blocks).
+    fn intercept(
+        &mut self,
+        passer: usize,
+        from: V2,
+        to: V2,
+        margin: i32,
+        skip_keeper: bool,
+        compare: bool,
+    ) -> Option<usize> {
         let t = self.state.players[passer].team;
         let s = self.rules.slots;
         let q_int = self.rules.pass_q_int.value(margin as f64);
@@ -183,7 +196,7 @@ impl Match {
             self.set_stamina(o);
             self.set_orientation(o, meet);
             let (_, roll) = self.test(o, self.rules.pipes.interception);
-            let wins = if self.rules.params.interception_rule == 0.0 { roll.success } else { roll.margin > margin };
+            let wins = if compare { roll.margin > margin } else { roll.success };
             if wins {
                 return Some(o);
             }
@@ -211,7 +224,8 @@ impl Match {
         };
         let (cw, rw) = (self.who(c), self.who(r));
         let label = outcome_name(outcome);
-        if let Some(o) = self.intercept(c, from, at, roll.margin, false) {
+        let compare = self.rules.params.interception_rule != 0.0;
+        if let Some(o) = self.intercept(c, from, at, roll.margin, false, compare) {
             self.stats[1 - t].interceptions += 1;
             let ow = self.who(o);
             self.event(EventKind::Pass {
@@ -449,7 +463,8 @@ impl Match {
             target_y,
             outcome: outcome.into(),
         };
-        if !penalty && let Some(b) = self.intercept(c, from, target, margin, true) {
+        let compare = self.rules.params.block_rule != 0.0;
+        if !penalty && let Some(b) = self.intercept(c, from, target, margin, true, compare) {
             self.stats[1 - t].blocks += 1;
             self.event(shot_event("blocked"));
             let bw = self.who(b);

@@ -192,6 +192,7 @@ pub struct Params {
     pub positioning_error_per_margin: f64,
     pub save_rule: f64,
     pub interception_rule: f64,
+    pub block_rule: f64,
     pub penalty_spot: f64,
     pub restart_distance: f64,
     pub goal_kick_spot_x: f64,
@@ -295,6 +296,15 @@ pub struct ShotNpc {
     pub goal_value: f64,
 }
 
+/// When a defender in reach tackles rather than contains.
+#[derive(Debug, Clone, Copy, Deserialize)]
+pub struct Defending {
+    /// Tackle when the chance of winning the ball (steal or loose) is at least this.
+    pub tackle_min_chance: f64,
+    /// Tackle anyway when the carrier's spot is worth at least this much threat.
+    pub tackle_threat: f64,
+}
+
 #[derive(Debug, Clone, Deserialize)]
 struct CarryDoc {
     directions: Vec<f64>,
@@ -319,6 +329,7 @@ struct NpcDoc {
     shot: ShotNpc,
     noise: f64,
     carry: CarryDoc,
+    defending: Defending,
     retention: usize,
 }
 
@@ -330,6 +341,7 @@ pub struct Npc {
     pub shot: ShotNpc,
     pub noise: f64,
     pub carry: CarryNpc,
+    pub defending: Defending,
     pub retention: usize,
 }
 
@@ -356,6 +368,71 @@ pub struct Rules {
     pub npc: Npc,
     /// The `pace` values for reposition, run and sprint (from the vocabulary's named values).
     pub paces: [f64; 3],
+    /// Exact duel odds by (carrier difficulty, defender difficulty), computed once.
+    pub duels: DuelOdds,
+}
+
+/// Exact probabilities of opposed tests, tabulated by both difficulties (they are small integers).
+#[derive(Debug, Clone)]
+pub struct DuelOdds {
+    lo: i32,
+    n: usize,
+    /// P(carrier keeps) under the content's duel table.
+    keep: Vec<f64>,
+    /// P(first wins) with ties contested again.
+    win: Vec<f64>,
+}
+
+impl DuelOdds {
+    fn new(odds: &crate::dice::Odds, tackle: &Tagged<DuelOutcome>) -> DuelOdds {
+        let spec = odds.spec();
+        // Difficulties of actions lie between 21 − max and 21 − min of any clamp; cover the dice.
+        let lo = spec.min_total() as i32 - 2;
+        let hi = spec.max_total() as i32 + 2;
+        let n = (hi - lo + 1) as usize;
+        let mut keep = vec![0.0; n * n];
+        let mut win = vec![0.0; n * n];
+        let totals: Vec<(i32, u64)> = odds.totals().map(|(t, p)| (t as i32, p.favourable)).collect();
+        for a in 0..n {
+            for b in 0..n {
+                let (da, db) = (lo + a as i32, lo + b as i32);
+                let (mut k, mut w, mut tie, mut all) = (0u64, 0u64, 0u64, 0u64);
+                for &(ta, pa) in &totals {
+                    for &(tb, pb) in &totals {
+                        let x = pa * pb;
+                        all += x;
+                        let (ma, mb) = (ta - da, tb - db);
+                        if tackle.of((mb - ma) as f64) == DuelOutcome::CarrierKeeps {
+                            k += x;
+                        }
+                        match ma.cmp(&mb) {
+                            std::cmp::Ordering::Greater => w += x,
+                            std::cmp::Ordering::Equal => tie += x,
+                            std::cmp::Ordering::Less => {}
+                        }
+                    }
+                }
+                keep[a * n + b] = k as f64 / all as f64;
+                win[a * n + b] = if all == tie { 0.5 } else { w as f64 / (all - tie) as f64 };
+            }
+        }
+        DuelOdds { lo, n, keep, win }
+    }
+
+    fn index(&self, a: i32, b: i32) -> usize {
+        let clamp = |d: i32| (d - self.lo).clamp(0, self.n as i32 - 1) as usize;
+        clamp(a) * self.n + clamp(b)
+    }
+
+    /// Chance the carrier keeps the ball in a duel, by the two tests' difficulties.
+    pub fn keep(&self, carrier: i32, defender: i32) -> f64 {
+        self.keep[self.index(carrier, defender)]
+    }
+
+    /// Chance the first of two contested tests wins (ties contested again).
+    pub fn win(&self, first: i32, second: i32) -> f64 {
+        self.win[self.index(first, second)]
+    }
 }
 
 fn doc<T: for<'de> Deserialize<'de>>(
@@ -416,6 +493,28 @@ impl Rules {
             adapt_security: optional(&ndoc.adaptation.security)?,
             adapt_verticality: optional(&ndoc.adaptation.verticality)?,
         };
+        for (name, idx) in [
+            ("control", pipes.control),
+            ("pass", pipes.pass),
+            ("cross", pipes.cross),
+            ("finishing", pipes.finishing),
+            ("header", pipes.header),
+            ("aerial_duel", pipes.aerial_duel),
+            ("dribble", pipes.dribble),
+            ("tackle", pipes.tackle),
+            ("protection", pipes.protection),
+            ("interception", pipes.interception),
+            ("save", pipes.save),
+            ("claim", pipes.claim),
+            ("positioning", pipes.positioning),
+        ] {
+            if r.pipelines[idx].kind != crate::ruleset::PipelineKind::Action {
+                return Err(ContentError::Invalid(format!(
+                    "{}: pipeline '{name}' must be an action pipeline (rolled against the dice)",
+                    r.label()
+                )));
+            }
+        }
         let slots = Slots {
             distance: v("distance")?,
             angle: v("angle")?,
@@ -491,6 +590,7 @@ impl Rules {
             positioning_error_per_margin: n("positioning_error_per_margin")?,
             save_rule: n("save_rule")?,
             interception_rule: n("interception_rule")?,
+            block_rule: n("block_rule")?,
             penalty_spot: n("penalty_spot_distance")?,
             restart_distance: n("restart_distance")?,
             goal_kick_spot_x: n("goal_kick_spot_x")?,
@@ -579,9 +679,21 @@ impl Rules {
             shot: ndoc.shot,
             noise: ndoc.noise,
             carry: CarryNpc { directions: ndoc.carry.directions, with_ball_pace: ndoc.carry.with_ball_pace, lines },
+            defending: ndoc.defending,
             retention: ndoc.retention,
         };
+        let tackle_outcome = Tagged::new(
+            r,
+            "tackle_outcome",
+            &[
+                ("carrier_keeps", DuelOutcome::CarrierKeeps),
+                ("loose", DuelOutcome::Loose),
+                ("steal", DuelOutcome::Steal),
+            ],
+        )?;
+        let duels = DuelOdds::new(&r.odds, &tackle_outcome);
         Ok(Rules {
+            duels,
             pipes,
             slots,
             pass_quality: Tagged::new(
@@ -619,15 +731,7 @@ impl Rules {
                 "save_outcome",
                 &[("hold", SaveOutcome::Hold), ("parry", SaveOutcome::Parry), ("beaten", SaveOutcome::Beaten)],
             )?,
-            tackle_outcome: Tagged::new(
-                r,
-                "tackle_outcome",
-                &[
-                    ("carrier_keeps", DuelOutcome::CarrierKeeps),
-                    ("loose", DuelOutcome::Loose),
-                    ("steal", DuelOutcome::Steal),
-                ],
-            )?,
+            tackle_outcome,
             foul_check: Tagged::new(r, "foul_check", &[("foul", true), ("clean", false)])?,
             gk_placement: r.need_range_table("gk_placement", BY)?,
             clock,

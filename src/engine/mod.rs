@@ -105,6 +105,8 @@ pub struct Match {
     positioned_for: Option<usize>,
     /// The restart in play is a penalty: the taker's only candidate is the shot, unblocked.
     penalty_kick: bool,
+    /// Duel difficulties computed this round: (carrier, defender, moving, difficulties).
+    duel_cache: Vec<(usize, usize, bool, (i32, i32))>,
 }
 
 impl Match {
@@ -148,6 +150,7 @@ impl Match {
             urgent: vec![false; n],
             positioned_for: None,
             penalty_kick: false,
+            duel_cache: Vec::with_capacity(16),
             rules,
         };
         m.event(EventKind::KickOff { team: 0 });
@@ -258,6 +261,7 @@ impl Match {
 
     /// Steps 1–3 up to the decision: restarts, who has the ball, positioning tests, candidates.
     fn begin_round(&mut self) -> Option<usize> {
+        self.duel_cache.clear();
         if let Ball::Dead(r) = self.state.ball_state {
             self.take_restart(r);
         }
@@ -278,6 +282,7 @@ impl Match {
 
     /// Steps 4–11: movement, the action and its opposition, effects, stamina, clock.
     fn finish_round(&mut self, choice: Option<(usize, usize)>) {
+        // Movement changes stamina-free context only; duel values stay valid for the round.
         for p in self.state.players.iter_mut() {
             p.moved = 0.0;
             p.duel = false;
@@ -420,6 +425,11 @@ impl Match {
     /// Evaluates a pipeline for a player without rolling.
     fn estimate(&self, p: usize, pipe: usize) -> Resolution {
         self.rules.rs.pipelines[pipe].resolve(&self.state.players[p].inputs)
+    }
+
+    /// The difficulty of an action pipeline for a player, without rolling.
+    fn difficulty(&self, p: usize, pipe: usize) -> i32 {
+        self.estimate(p, pipe).difficulty.expect("the engine's action pipelines are checked at load")
     }
 
     /// Evaluates and rolls: a real test, advancing the dice.

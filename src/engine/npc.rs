@@ -8,6 +8,7 @@
 //! (seed, round, player, candidate): estimating never draws a die.
 
 use super::Match;
+use super::content::{ControlOutcome, PassOutcome};
 use super::geometry::{V2, angle_between, to_segment};
 use super::log::{CandidateLog, Decision, Personality, StateSummary};
 use super::state::{Line, mix};
@@ -225,7 +226,7 @@ impl Match {
             let dir_w = if self.state.attacks_right[t] { dir_f } else { dir_f * -1.0 };
             let range = self.movement_range(c, pace, true, dir_w);
             let dest = cpos + dir_w * range;
-            if range < 0.5 || !pitch.in_bounds(dest) {
+            if range < 0.5 || !pitch.in_bounds(dest) || self.path_blocked(c, cpos, dest) {
                 continue;
             }
             let keep = self.keep_probability(c, dest, false, None);
@@ -285,6 +286,21 @@ impl Match {
         }
 
         self.score_candidates(c);
+    }
+
+    /// A carry cannot go through an opponent standing goal-side on its path: getting past him is
+    /// a take-on (the dribble candidate), not a carry.
+    fn path_blocked(&self, c: usize, from: V2, to: V2) -> bool {
+        let t = self.state.players[c].team;
+        let reach = self.rules.params.tackle_reach;
+        let round = self.state.round;
+        let from_f = self.frame(t, from);
+        self.opponents(t).any(|o| {
+            let pl = &self.state.players[o];
+            let beaten = matches!(pl.beaten_by, Some((b, r)) if b == c && r + 1 >= round);
+            let (d, along) = to_segment(pl.pos, from, to);
+            !beaten && along > 0.0 && d <= reach && self.frame(t, pl.pos).x > from_f.x
+        })
     }
 
     /// Where a cross from `from` aims: beyond the centre of the goal, at the content's depth.
@@ -358,6 +374,35 @@ impl Match {
             cand.noise = noise;
             cand.score = sa + noise;
         }
+    }
+
+    /// The contributions behind a candidate's own test (pass, cross, shot, dribble; a carry has
+    /// none), as the content's pipeline explains them. Read-only: no die is drawn.
+    pub fn explain_candidate(&mut self, i: usize) -> Option<crate::pipeline::Explanation> {
+        let carrier = self.state.holder()?;
+        let cand = self.candidates.get(i)?.clone();
+        let s = self.rules.slots;
+        let pipes = self.rules.pipes;
+        let pos = self.state.players[carrier].pos;
+        self.set_pressure(carrier, pos);
+        self.set_stamina(carrier);
+        let pipe = match cand.kind {
+            Kind::Carry => return None,
+            Kind::Pass | Kind::Cross => {
+                self.set(carrier, s.distance, pos.dist(cand.dest));
+                self.set_orientation(carrier, cand.dest);
+                if cand.kind == Kind::Pass { pipes.pass } else { pipes.cross }
+            }
+            Kind::Shoot => {
+                self.prepare_shot(carrier);
+                pipes.finishing
+            }
+            Kind::Dribble => pipes.dribble,
+        };
+        let pl = &self.rules.rs.pipelines[pipe];
+        let mut trace = Vec::new();
+        let r = pl.resolve_traced(&self.state.players[carrier].inputs, &mut trace);
+        Some(pl.explain(&trace, &r))
     }
 
     /// The NPC's choice: the best score (ties to the earlier candidate).
@@ -450,73 +495,128 @@ impl Match {
                 }),
         };
         let Some(o) = engager else { return 1.0 };
-        let (cv, dv) = self.duel_values(c, o, dribbling || dest != self.state.players[c].pos);
+        // Whoever can reach the carrier may choose to tackle: the carrier cannot count on being
+        // only contained.
+        let moving = dribbling || dest != self.state.players[c].pos;
+        let (cv, dv) = self.duel_values(c, o, moving);
         self.keep_chance(cv, dv)
     }
 
+    /// A defender's choice (content `defending`): tackle when his chance of winning the ball is
+    /// good enough, or when the carrier at `at` threatens enough that he cannot be let through.
+    pub(super) fn would_tackle(&mut self, c: usize, o: usize, at: V2, moving: bool) -> bool {
+        let d = self.rules.npc.defending;
+        let (cv, dv) = self.duel_values(c, o, moving);
+        let win = 1.0 - self.keep_chance(cv, dv);
+        if win >= d.tackle_min_chance {
+            return true;
+        }
+        let t = self.state.players[c].team;
+        let spot = self.frame(t, at);
+        self.map(c, self.rules.pipes.opportunity, spot) >= d.tackle_threat
+    }
+
     /// Values of the carrier's dribble (or shielding) test and the defender's tackle.
+    /// Difficulties of the carrier's dribble (or shielding) test and the defender's tackle,
+    /// cached for the round: they depend on who and how, not on where.
     pub(super) fn duel_values(&mut self, c: usize, o: usize, moving: bool) -> (i32, i32) {
+        if let Some(&(_, _, _, v)) = self.duel_cache.iter().find(|e| e.0 == c && e.1 == o && e.2 == moving) {
+            return v;
+        }
         self.set_stamina(c);
         self.set_stamina(o);
         let pipes = self.rules.pipes;
         let cp = if moving { pipes.dribble } else { pipes.protection };
-        let cr = self.estimate(c, cp);
-        let dr = self.estimate(o, pipes.tackle);
-        (cr.difficulty.unwrap_or(10), dr.difficulty.unwrap_or(10))
+        let v = (self.difficulty(c, cp), self.difficulty(o, pipes.tackle));
+        self.duel_cache.push((c, o, moving, v));
+        v
     }
 
     /// Exact chance the carrier keeps the ball in a duel, from both difficulties.
     fn keep_chance(&self, carrier_difficulty: i32, defender_difficulty: i32) -> f64 {
-        let odds = &self.rules.rs.odds;
-        let spec = odds.spec();
-        let mut keep = 0u64;
-        let mut all = 0u64;
-        for (tc, pc) in odds.totals() {
-            for (td, pd) in odds.totals() {
-                let w = pc.favourable * pd.favourable;
-                all += w;
-                let diff = (td as i32 - defender_difficulty) - (tc as i32 - carrier_difficulty);
-                if self.rules.tackle_outcome.of(diff as f64) == super::content::DuelOutcome::CarrierKeeps {
-                    keep += w;
-                }
-            }
-        }
-        let _ = spec;
-        keep as f64 / all as f64
+        self.rules.duels.keep(carrier_difficulty, defender_difficulty)
     }
 
-    /// (pass test probability, probability the team keeps the ball through the pass).
+    /// (pass test probability, exact probability the team keeps the ball through the pass):
+    /// summed over the pass's margins — where it arrives, whether each interceptor on the line
+    /// beats it (with that margin's Q_INT), whether the receiver controls it (with its Q_REC).
     fn pass_estimate(&mut self, c: usize, r: usize, to: V2) -> (f64, f64) {
         let s = self.rules.slots;
         let pipes = self.rules.pipes;
+        let pr = self.rules.params;
         let from = self.state.players[c].pos;
         self.set(c, s.distance, from.dist(to));
         self.set_orientation(c, to);
-        let p_pass = self.estimate(c, pipes.pass).chance();
-        // Interceptors on the line, against an adequate pass.
-        let q_int = self.rules.pass_q_int.value(0.0);
-        let mut through = 1.0;
+        let res = self.estimate(c, pipes.pass);
+        let Some(difficulty) = res.difficulty.filter(|_| res.possible) else { return (0.0, 0.0) };
+        let p_pass = res.chance();
         let t = self.state.players[c].team;
-        let opponents: Vec<usize> = self.opponents(t).collect();
-        for o in opponents {
-            let opos = self.state.players[o].pos;
-            let (d, along) = to_segment(opos, from, to);
-            if along <= 0.02 || along >= 0.98 || d > self.get(o, s.interception_radius) {
-                continue;
-            }
-            self.set(o, s.q_int, q_int);
+        let on_line: Vec<(usize, V2)> = self
+            .opponents(t)
+            .filter_map(|o| {
+                let (d, along) = to_segment(self.state.players[o].pos, from, to);
+                (along > 0.02 && along < 0.98 && d <= self.get(o, s.interception_radius))
+                    .then(|| (o, from + (to - from) * along))
+            })
+            .collect();
+        for &(o, meet) in &on_line {
             self.set_stamina(o);
-            let meet = from + (to - from) * along;
             self.set_orientation(o, meet);
-            through *= 1.0 - self.estimate(o, pipes.interception).chance();
         }
-        // The receiver's control of an adequate pass under his pressure.
-        self.set(r, s.q_rec, 0.0);
         self.set_pressure(r, to);
         self.set_orientation(r, from);
         self.set_stamina(r);
-        let p_control = self.estimate(r, pipes.control).chance();
-        (p_pass, p_pass * through * p_control)
+        let compare = pr.interception_rule != 0.0;
+        let odds = self.rules.rs.odds.clone();
+        let mut keep = 0.0;
+        // Interceptor and receiver difficulties depend on the margin only through Q_INT and Q_REC.
+        let mut cache: Vec<(f64, f64, Vec<i32>, f64)> = Vec::new();
+        for (total, p) in odds.totals() {
+            let margin = total as i32 - difficulty;
+            let outcome = self.rules.pass_quality.of(margin as f64);
+            let reachable = match outcome {
+                PassOutcome::OnTarget => true,
+                PassOutcome::Imprecise => {
+                    pr.pass_imprecise_per_margin * margin.unsigned_abs() as f64 <= 2.0 * pr.loose_reach
+                }
+                PassOutcome::Misplaced => false,
+            };
+            if !reachable {
+                continue;
+            }
+            let (q_int, q_rec) =
+                (self.rules.pass_q_int.value(margin as f64), self.rules.pass_quality.value(margin as f64));
+            let entry = match cache.iter().position(|e| e.0 == q_int && e.1 == q_rec) {
+                Some(i) => i,
+                None => {
+                    let mut diffs = Vec::with_capacity(on_line.len());
+                    for &(o, _) in &on_line {
+                        self.set(o, s.q_int, q_int);
+                        diffs.push(self.difficulty(o, pipes.interception));
+                    }
+                    self.set(r, s.q_rec, q_rec);
+                    let cd = self.difficulty(r, pipes.control);
+                    let control = odds
+                        .totals()
+                        .filter(|(ct, _)| {
+                            self.rules.control_outcome.of((*ct as i32 - cd) as f64) != ControlOutcome::Loose
+                        })
+                        .map(|(_, cp)| cp.as_f64())
+                        .sum::<f64>();
+                    cache.push((q_int, q_rec, diffs, control));
+                    cache.len() - 1
+                }
+            };
+            let (_, _, diffs, control) = &cache[entry];
+            let mut through = 1.0;
+            for &od in diffs {
+                // The interceptor fails when his margin does not beat the pass (or his test fails).
+                let needs = if compare { od + margin + 1 } else { od };
+                through *= 1.0 - odds.success(needs).as_f64();
+            }
+            keep += p.as_f64() * through * control;
+        }
+        (p_pass, keep)
     }
 
     /// (cross test probability, probability the attacking side wins the ball in the box).
@@ -529,7 +629,8 @@ impl Match {
         // The best header of each side within reach of the landing point after this round's runs.
         let t = self.state.players[c].team;
         let radius = self.rules.params.aerial_radius;
-        let mut best = [0.0f64; 2];
+        // The easiest header (lowest difficulty) of each side.
+        let mut best: [Option<i32>; 2] = [None, None];
         for p in 0..self.state.players.len() {
             if p == c || self.state.players[p].line == Line::Goalkeeper {
                 continue;
@@ -544,38 +645,16 @@ impl Match {
                 continue;
             }
             self.set_stamina(p);
-            let v = self.estimate(p, self.rules.pipes.aerial_duel).value;
+            let Some(d) = self.estimate(p, self.rules.pipes.aerial_duel).difficulty else { continue };
             let side = usize::from(self.state.players[p].team != t);
-            best[side] = best[side].max(v);
+            best[side] = Some(best[side].map_or(d, |b| b.min(d)));
         }
-        let win = if best[0] == 0.0 {
-            0.0
-        } else if best[1] == 0.0 {
-            1.0
-        } else {
-            self.contest_win(best[0], best[1])
+        let win = match best {
+            [None, _] => 0.0,
+            [Some(_), None] => 1.0,
+            [Some(a), Some(b)] => self.rules.duels.win(a, b),
         };
         (p_cross, p_cross * win)
-    }
-
-    /// Exact chance that a test of value `a` beats one of value `b` (ties contested again).
-    fn contest_win(&self, a: f64, b: f64) -> f64 {
-        let odds = &self.rules.rs.odds;
-        let (da, db) = (21.0 - a, 21.0 - b);
-        let (mut win, mut tie, mut all) = (0u64, 0u64, 0u64);
-        for (ta, pa) in odds.totals() {
-            for (tb, pb) in odds.totals() {
-                let w = pa.favourable * pb.favourable;
-                all += w;
-                let (ma, mb) = (ta as f64 - da, tb as f64 - db);
-                if ma > mb {
-                    win += w;
-                } else if ma == mb {
-                    tie += w;
-                }
-            }
-        }
-        if all == tie { 0.5 } else { win as f64 / (all - tie) as f64 }
     }
 
     /// (finishing test probability, probability of a goal against this keeper, no block).
@@ -600,7 +679,7 @@ impl Match {
                 None => {
                     self.set(keeper, self.rules.slots.shot_margin, (margin as f64).clamp(-18.0, 18.0));
                     let kr = self.estimate(keeper, self.rules.pipes.save);
-                    let b = self.beat_keeper(margin, kr.difficulty.unwrap_or(10));
+                    let b = self.beat_keeper(margin, kr.difficulty.expect("save is an action pipeline"));
                     cache[bin] = Some(b);
                     b
                 }

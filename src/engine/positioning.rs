@@ -96,6 +96,16 @@ impl Match {
             }
         }
 
+        // Per side: the opponents' outfield positions in its frame and their last line.
+        let mut view: [Vec<V2>; 2] = [Vec::with_capacity(11), Vec::with_capacity(11)];
+        for (t, v) in view.iter_mut().enumerate() {
+            for o in 0..n {
+                let pl = &self.state.players[o];
+                if pl.team != t && pl.line != Line::Goalkeeper {
+                    v.push(self.frame(t, pl.pos));
+                }
+            }
+        }
         for p in 0..n {
             if Some(p) == holder {
                 self.targets[p] = self.state.players[p].pos;
@@ -112,8 +122,13 @@ impl Match {
                     Some((_, cand)) if matches!(cand.kind, Kind::Carry | Kind::Dribble) => cand.dest,
                     _ => self.state.players[c].pos,
                 };
+                // He closes in to tackle when it is worth it (content `defending`), and otherwise
+                // contains from the goal side at the content's distance.
+                let moving = going != self.state.players[c].pos;
+                let engage = self.would_tackle(c, p, going, moving);
                 let cpos = self.frame(t, going);
-                cpos + (pitch.own_goal() - cpos).unit() * pr.press_goal_side
+                let gap = if engage { 0.0 } else { pr.press_goal_side };
+                cpos + (pitch.own_goal() - cpos).unit() * gap
             } else if let Some(k) = supporters.iter().position(|&s| s == p).filter(|_| cross.is_none()) {
                 let c = holder.expect("supporters only with a holder");
                 let cpos = self.frame(t, self.state.players[c].pos);
@@ -142,10 +157,10 @@ impl Match {
                     // Between the landing point and the goal, goal side.
                     l + (pitch.own_goal() - l).unit() * pr.mark_goal_side
                 } else {
-                    self.shape_target(p, b, attacking, minute)
+                    self.shape_target(p, b, attacking, minute, &view[t])
                 }
             } else {
-                self.shape_target(p, b, attacking, minute)
+                self.shape_target(p, b, attacking, minute, &view[t])
             };
             let target = pitch.clamp(target + self.state.players[p].error);
             self.targets[p] = self.frame(t, target);
@@ -160,7 +175,7 @@ impl Match {
 
     /// The team shape: the formation slot moved with the ball, the phase, the club's personality
     /// and the score; marking when out of possession; attackers held at the last line.
-    fn shape_target(&self, p: usize, b: V2, attacking: bool, minute: f64) -> V2 {
+    fn shape_target(&self, p: usize, b: V2, attacking: bool, minute: f64, opponents: &[V2]) -> V2 {
         let pr = self.rules.params;
         let pitch = self.rules.pitch;
         let pl = &self.state.players[p];
@@ -189,11 +204,7 @@ impl Match {
         let mut target = V2::new(x.max(pr.min_x), y);
         if attacking {
             // Attackers stay level with the opponents' last outfield line.
-            let last_line = self
-                .opponents(t)
-                .filter(|&o| self.state.players[o].line != Line::Goalkeeper)
-                .map(|o| self.frame(t, self.state.players[o].pos).x)
-                .fold(f64::NEG_INFINITY, f64::max);
+            let last_line = opponents.iter().map(|o| o.x).fold(f64::NEG_INFINITY, f64::max);
             if last_line.is_finite() {
                 target.x = target.x.min(last_line.max(b.x) + pr.last_line_margin);
             }
@@ -203,11 +214,10 @@ impl Match {
                 target.x = target.x.min((b.x - pr.mark_goal_side).max(pr.min_x));
             }
             // Mark the nearest opponent near the zone, from the goal side.
-            let nearest = self
-                .opponents(t)
-                .filter(|&o| self.state.players[o].line != Line::Goalkeeper)
-                .map(|o| (self.frame(t, self.state.players[o].pos), o))
-                .map(|(op, o)| (op.dist(target), op, o))
+            let nearest = opponents
+                .iter()
+                .enumerate()
+                .map(|(i, op)| (op.dist(target), *op, i))
                 .filter(|(d, _, _)| *d <= pr.mark_radius)
                 .min_by(|a, b| a.0.total_cmp(&b.0).then(a.2.cmp(&b.2)));
             if let Some((_, op, _)) = nearest {

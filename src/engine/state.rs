@@ -127,7 +127,7 @@ impl State {
         (self.half as f64 * half_seconds + self.clock) / 60.0
     }
 
-    /// FNV-1a over every field a round can change, including how far the dice have moved.
+    /// A hash of every field a round can change, including how far the dice have moved.
     pub fn hash(&self, dice_draws: u64) -> u64 {
         let mut h = Fnv::new();
         h.u64(self.round as u64);
@@ -164,7 +164,8 @@ impl State {
     }
 }
 
-/// FNV-1a, 64-bit: stable across platforms and Rust versions (std's hasher is not).
+/// FNV-1a over 64-bit words: stable across platforms and Rust versions (std's hasher is not),
+/// and word-wise because it runs after every round.
 struct Fnv(u64);
 
 impl Fnv {
@@ -172,10 +173,7 @@ impl Fnv {
         Fnv(0xcbf2_9ce4_8422_2325)
     }
     fn u64(&mut self, v: u64) {
-        for b in v.to_le_bytes() {
-            self.0 ^= b as u64;
-            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
-        }
+        self.0 = (self.0 ^ v).wrapping_mul(0x0000_0100_0000_01b3).rotate_left(29);
     }
     fn f64(&mut self, v: f64) {
         // +0.0 and −0.0 are the same position.

@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 /// Locals a pipeline may hold (lets + base + modifiers + value); evaluation keeps them on the stack.
-pub const MAX_LOCALS: usize = 48;
+pub const MAX_LOCALS: usize = 24;
 
 /// Reserved local names every pipeline gets.
 const BASE: &str = "base";
