@@ -8,6 +8,7 @@ pub mod cli;
 pub mod club;
 pub mod dice;
 pub mod expr;
+pub mod lab;
 pub mod pipeline;
 pub mod ruleset;
 pub mod sheet;
