@@ -12,3 +12,4 @@ pub mod lab;
 pub mod pipeline;
 pub mod ruleset;
 pub mod sheet;
+pub mod trilha;
