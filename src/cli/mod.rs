@@ -3,10 +3,12 @@
 
 mod content;
 mod demo;
+mod lab;
 mod odds;
 mod publish;
 mod render;
 mod resolve;
+mod trilha;
 mod validate;
 
 use clap::{Parser, Subcommand};
@@ -36,6 +38,10 @@ pub enum Command {
     Odds(odds::OddsArgs),
     /// Publish a draft revision: validate, fingerprint, mark published, record in catalog.json.
     Publish(publish::PublishArgs),
+    /// Simulate rule scenarios many times: win shares, lengths, confidence intervals, A/B, shards.
+    Lab(lab::LabArgs),
+    /// Trilha do Mandacaru tools: the printable board.
+    Trilha(trilha::TrilhaArgs),
 }
 
 /// A failure with its exit code.
@@ -88,5 +94,7 @@ pub fn run(cli: Cli) -> CliResult {
         Command::Resolve(a) => resolve::run(content, a),
         Command::Odds(a) => odds::run(content, a),
         Command::Publish(a) => publish::run(content, a),
+        Command::Lab(a) => lab::run(content, a),
+        Command::Trilha(a) => trilha::run(content, a),
     }
 }
