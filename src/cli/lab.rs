@@ -200,11 +200,22 @@ fn emit(report: &Report, json: bool, csv: Option<&Path>, lang: Lang) -> CliResul
         write_atomically(path, &report.csv(lab_lang(lang)))?;
     }
     if json {
-        println!("{}", serde_json::to_string_pretty(&report.json()).expect("serializes"));
+        print_out(&(serde_json::to_string_pretty(&report.json()).expect("serializes") + "\n"))
     } else {
-        print!("{}", report.markdown(lab_lang(lang)));
+        print_out(&report.markdown(lab_lang(lang)))
     }
-    Ok(())
+}
+
+/// Prints to stdout; a reader that stopped early (`| head`) is not an error.
+pub(super) fn print_out(text: &str) -> CliResult {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(CliError::input(format!("cannot write to standard output: {e}")))
+        }
+        _ => Ok(()),
+    }
 }
 
 fn progress_bar(total: u64, quiet: bool, unit: &str) -> ProgressBar {

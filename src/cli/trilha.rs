@@ -54,6 +54,5 @@ pub fn run(content: Option<&Path>, args: TrilhaArgs) -> CliResult {
         Lang::En => board::Lang::En,
         Lang::PtBr => board::Lang::PtBr,
     };
-    print!("{}", board::svg(&rules, lang));
-    Ok(())
+    super::lab::print_out(&board::svg(&rules, lang))
 }

@@ -41,7 +41,9 @@ pub enum LabError {
     ScenarioNotIn { id: String, revision: String, known: String },
     #[error("scenario overlays of {revision} make it invalid ({} problem(s)):\n{}", .diagnostics.len(), list(.diagnostics))]
     Overlay { revision: String, diagnostics: Vec<Diagnostic> },
-    #[error("scenario '{scenario}' measures different metrics under the two revisions, so they cannot be compared")]
+    #[error(
+        "scenario '{scenario}' measures different metrics under the two revisions (ids, parts, kinds or scales), so they cannot be compared"
+    )]
     MetricsDiffer { scenario: String },
     #[error("--shard '{text}': {why}")]
     BadShard { text: String, why: String },

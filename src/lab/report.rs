@@ -332,8 +332,8 @@ impl Report {
         top.insert("simulations".into(), json!(id.simulations));
         top.insert("seed".into(), json!(id.seed));
         top.insert("confidence".into(), json!(0.95));
-        top.insert("metrics".into(), json!(metrics));
         top.insert("scenarios".into(), Value::Array(scenarios));
+        top.insert("metrics".into(), json!(metrics));
         Value::Object(top)
     }
 }

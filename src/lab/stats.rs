@@ -47,6 +47,17 @@ fn centered(n: i128, sx: i128, sy: i128, pxy: i128) -> i128 {
     n * inner - rx * ry
 }
 
+/// `num / den` as the nearest `f64` when both are exact in `f64` (so 2034/6000 prints as 0.339),
+/// otherwise whole part plus fraction.
+fn quotient(num: i128, den: i128) -> f64 {
+    const EXACT: i128 = 1 << 53;
+    if num.abs() < EXACT && den < EXACT {
+        num as f64 / den as f64
+    } else {
+        num.div_euclid(den) as f64 + num.rem_euclid(den) as f64 / den as f64
+    }
+}
+
 /// Means and sample covariance (in metric units, i.e. divided by `scale`) of one value's variables.
 pub struct Moments {
     pub n: u64,
@@ -65,15 +76,15 @@ impl Moments {
         let ni = i128::from(n);
         let sums = &acc.values[at..at + k];
         let cross = &acc.values[at + k..];
-        let s = scale as f64;
-        let means = sums.iter().map(|&x| (x.div_euclid(ni) as f64 + x.rem_euclid(ni) as f64 / n as f64) / s).collect();
+        let scale = i128::from(scale);
+        let means = sums.iter().map(|&x| quotient(x, ni * scale)).collect();
         let mut cov = Vec::new();
         if n >= 2 {
             cov = vec![0.0; k * k];
-            let denom = (n as f64) * ((n - 1) as f64) * s * s;
+            let denom = ni * (ni - 1) * scale * scale;
             for i in 0..k {
                 for j in i..k {
-                    let c = centered(ni, sums[i], sums[j], cross[cross_index(k, i, j)]) as f64 / denom;
+                    let c = quotient(centered(ni, sums[i], sums[j], cross[cross_index(k, i, j)]), denom);
                     cov[i * k + j] = c;
                     cov[j * k + i] = c;
                 }

@@ -2,7 +2,6 @@
 //! shared.
 
 use super::compile::{Rules, compile};
-use super::doc::Ties;
 use super::game::play;
 use crate::catalog::{Diagnostic, Labels, Revision};
 use crate::dice::Dice;
@@ -19,12 +18,11 @@ fn gcd(a: u64, b: u64) -> u64 {
 }
 
 /// The smallest scale at which a win shared by any number of seats is a whole number:
-/// lcm(1..=seats), e.g. 6 for three seats (a three-way tie is 2/6 each).
+/// lcm(1..=seats), e.g. 6 for three seats (a three-way tie is 2/6 each). It depends on the seats
+/// only, not on the tie rule, so revisions that differ in how ties are settled still compare
+/// (A/B needs the same observation scale on both sides).
 pub fn win_scale(rules: &Rules) -> u64 {
-    match rules.ties {
-        Ties::Shared => (1..=rules.seats.len() as u64).fold(1, |l, k| l / gcd(l, k) * k),
-        Ties::EarlierSeat | Ties::LaterSeat => 1,
-    }
+    (1..=rules.seats.len() as u64).fold(1, |l, k| l / gcd(l, k) * k)
 }
 
 impl Simulator for TrilhaSimulator {
