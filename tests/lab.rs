@@ -515,3 +515,60 @@ impl TapMkdir for PathBuf {
         self
     }
 }
+
+#[test]
+fn bad_input_writes_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let csv = tmp.path().join("out.csv");
+    let shard = tmp.path().join("shard.json");
+    let (c, s) = (csv.to_str().unwrap(), shard.to_str().unwrap());
+    let cases: &[&[&str]] = &[
+        &["lab", "chess", "--games", "10", "--seed", "1", "--csv", c],
+        &["lab", "trilha", "--games", "10", "--seed", "1", "--scenario", "Z", "--csv", c],
+        &["lab", "trilha", "--games", "10", "--seed", "1", "--scenario", "Z", "--shard", "0/2", "--out", s],
+        &["lab", "trilha", "--games", "0", "--seed", "1", "--csv", c],
+        &["lab", "trilha", "--games", "10", "--seed", "1", "--shard", "2/2", "--out", s],
+        &["lab", "trilha", "--games", "10", "--seed", "1", "--revision", "9.9.9", "--shard", "0/2", "--out", s],
+        &["lab", "microfut", "--matches", "10", "--seed", "1", "--csv", c],
+    ];
+    for args in cases {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stdout(&o).is_empty(), "{args:?}");
+        assert!(tree_state(tmp.path()).is_empty(), "{args:?} wrote a file");
+    }
+}
+
+#[test]
+fn ab_needs_the_scenario_in_both_revisions() {
+    let (_tmp, content) = draft(|d| {
+        edit_json(&d.join("scenarios.json"), |s| {
+            s["scenarios"].as_array_mut().unwrap().pop();
+        })
+    });
+    refused(
+        &[
+            "lab",
+            "trilha",
+            "--content",
+            content.to_str().unwrap(),
+            "--against",
+            "1.0.1",
+            "--games",
+            "10",
+            "--seed",
+            "1",
+        ],
+        "scenario 'H' is not in trilha 1.0.1, so it cannot be compared (its scenarios: A, B, C, D, E, F, G)",
+    );
+}
+
+#[test]
+fn a_tampered_shard_file_is_refused_not_trusted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let f = shards(&with(SMALL, &["--scenario", "G"]), 1, tmp.path());
+    edit_json(Path::new(&f[0]), |v| {
+        v["accumulators"][0]["values"].as_array_mut().unwrap().pop();
+    });
+    refused(&["lab", "merge", &f[0]], "scenario G: accumulator size does not match its metrics");
+}

@@ -27,7 +27,7 @@ fn tr(l: &Labels, lang: Lang) -> &str {
 
 /// One value of one metric in one scenario.
 #[derive(Debug, Clone)]
-pub struct Value1 {
+pub struct ValueEstimate {
     pub part: Option<usize>,
     /// The revision's estimate, then the `--against` revision's.
     pub arms: Vec<Estimate>,
@@ -39,7 +39,7 @@ pub struct Value1 {
 pub struct ScenarioResult {
     pub simulations: u64,
     /// Per metric (in declaration order), its values.
-    pub metrics: Vec<Vec<Value1>>,
+    pub metrics: Vec<Vec<ValueEstimate>>,
 }
 
 #[derive(Debug, Clone)]
@@ -98,7 +98,7 @@ impl Report {
         cols
     }
 
-    fn find(&self, scenario: usize, metric: &Metric, part: Option<usize>) -> Option<&Value1> {
+    fn find(&self, scenario: usize, metric: &Metric, part: Option<usize>) -> Option<&ValueEstimate> {
         let s = &self.identity.scenarios[scenario];
         let mi = s.metrics.iter().position(|m| m.id == metric.id)?;
         let m = &s.metrics[mi];
@@ -301,7 +301,7 @@ impl Report {
                 o.insert("simulations".into(), json!(r.simulations));
                 for (m, values) in s.metrics.iter().zip(&r.metrics) {
                     let many = !m.parts.is_empty();
-                    let pick = |f: &dyn Fn(&Value1) -> Value| -> Value {
+                    let pick = |f: &dyn Fn(&ValueEstimate) -> Value| -> Value {
                         if many { Value::Array(values.iter().map(f).collect()) } else { f(&values[0]) }
                     };
                     if self.ab() {
@@ -347,16 +347,16 @@ fn same_column(a: &Metric, ap: Option<usize>, b: &Metric, bp: Option<usize>) -> 
         }
 }
 
-fn estimates(m: &Metric, mo: &Moments, arms: usize, part: Option<usize>) -> Value1 {
+fn estimates(m: &Metric, mo: &Moments, arms: usize, part: Option<usize>) -> ValueEstimate {
     match (m.kind, arms) {
-        (Kind::Mean, 1) => Value1 { part, arms: vec![stats::mean(mo, 0)], difference: None },
-        (Kind::Ratio, 1) => Value1 { part, arms: vec![stats::ratio(mo, 0)], difference: None },
-        (Kind::Mean, _) => Value1 {
+        (Kind::Mean, 1) => ValueEstimate { part, arms: vec![stats::mean(mo, 0)], difference: None },
+        (Kind::Ratio, 1) => ValueEstimate { part, arms: vec![stats::ratio(mo, 0)], difference: None },
+        (Kind::Mean, _) => ValueEstimate {
             part,
             arms: vec![stats::mean(mo, 0), stats::mean(mo, 1)],
             difference: Some(stats::mean_difference(mo)),
         },
-        (Kind::Ratio, _) => Value1 {
+        (Kind::Ratio, _) => ValueEstimate {
             part,
             arms: vec![stats::ratio(mo, 0), stats::ratio(mo, 2)],
             difference: Some(stats::ratio_difference(mo)),

@@ -7,7 +7,7 @@
 //! the raw accumulator state (integers as decimal strings: JSON numbers lose `i128`).
 
 use super::LabError;
-use super::accumulate::Accumulator;
+use super::accumulate::{Accumulator, Layout};
 use super::identity::Identity;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -120,6 +120,10 @@ fn load(path: &Path) -> Result<Loaded, LabError> {
             .map(|v| v.parse::<i128>())
             .collect::<Result<Vec<_>, _>>()
             .map_err(|_| bad(format!("scenario {}: accumulator values are not integers", s.id)))?;
+        let arms = if file.identity.against.is_some() { 2 } else { 1 };
+        if values.len() != Layout::new(&s.metrics, arms).len() {
+            return Err(bad(format!("scenario {}: accumulator size does not match its metrics", s.id)));
+        }
         accs.push(Accumulator { n: a.n, values });
     }
     Ok(Loaded { path: path.to_path_buf(), value, file, accs })
