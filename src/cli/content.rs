@@ -13,8 +13,17 @@ pub fn load_catalog(content: Option<&Path>) -> Result<Catalog, CliError> {
     Ok(Catalog::load(&tree))
 }
 
-/// The meaning check of a revision, chosen by its ruleset.
+/// The meaning check of a revision, chosen by its ruleset; then, when the revision itself is
+/// sound, the same check on every lab scenario it declares (each overlay applied).
 pub fn meaning_check(rev: &Revision) -> Vec<Diagnostic> {
+    let out = ruleset_check(rev);
+    if !out.is_empty() {
+        return out;
+    }
+    crate::lab::scenario::check(rev, &ruleset_check)
+}
+
+fn ruleset_check(rev: &Revision) -> Vec<Diagnostic> {
     match rev.ruleset.as_str() {
         "microfut" => {
             let mut out = match crate::ruleset::compile(rev) {
@@ -26,6 +35,7 @@ pub fn meaning_check(rev: &Revision) -> Vec<Diagnostic> {
             }
             out
         }
+        "trilha" => crate::trilha::compile(rev).err().unwrap_or_default(),
         other => vec![Diagnostic::new(rev.file("manifest.json"), "/id", format!("no compiler for ruleset '{other}'"))],
     }
 }

@@ -4,10 +4,12 @@
 mod content;
 mod demo;
 mod matchday;
+mod lab;
 mod odds;
 mod publish;
 mod render;
 mod resolve;
+mod trilha;
 mod validate;
 
 use clap::{Parser, Subcommand};
@@ -41,6 +43,10 @@ pub enum Command {
     Match(matchday::MatchArgs),
     /// Re-simulate a recorded run under its pinned revision: "identical" or the first round that differs.
     Replay(matchday::ReplayArgs),
+    /// Simulate rule scenarios many times: win shares, lengths, confidence intervals, A/B, shards.
+    Lab(lab::LabArgs),
+    /// Trilha do Mandacaru tools: the printable board.
+    Trilha(trilha::TrilhaArgs),
 }
 
 /// A failure with its exit code.
@@ -95,5 +101,7 @@ pub fn run(cli: Cli) -> CliResult {
         Command::Publish(a) => publish::run(content, a),
         Command::Match(a) => matchday::run_match(content, a),
         Command::Replay(a) => matchday::run_replay(content, a),
+        Command::Lab(a) => lab::run(content, a),
+        Command::Trilha(a) => trilha::run(content, a),
     }
 }

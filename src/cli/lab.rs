@@ -1,0 +1,259 @@
+//! `microfut lab`: run rule scenarios many times and print win shares, lengths and their
+//! confidence intervals; `--shard` for one slice on one machine, `lab merge` to add slices up.
+
+use super::render::Lang;
+use super::{CliError, CliResult, load_catalog};
+use crate::catalog::Catalog;
+use crate::lab::{self, Report, Request, Shard, Simulator};
+use crate::trilha::TrilhaSimulator;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Rulesets with a lab simulator. (Microfut's match engine plugs in here once it exists.)
+const SIMULATED: &[&str] = &["trilha"];
+
+#[derive(Debug, clap::Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct LabArgs {
+    #[command(subcommand)]
+    pub command: Option<LabCommand>,
+    /// The ruleset to simulate, e.g. trilha.
+    #[arg(required = true)]
+    pub ruleset: Option<String>,
+    /// Run only these scenarios (repeat, or separate with commas); all by default.
+    #[arg(long = "scenario", value_name = "ID", value_delimiter = ',', num_args = 1..)]
+    pub scenarios: Vec<String>,
+    /// Simulations per scenario (`--matches` is the same option).
+    #[arg(long = "games", visible_alias = "matches", value_name = "N", required = true, allow_negative_numbers = true, value_parser = parse_count)]
+    pub games: Option<u64>,
+    /// Seed of every simulation's dice: the same command with the same seed prints the same numbers.
+    #[arg(long, value_name = "S", required = true)]
+    pub seed: Option<u64>,
+    /// The revision to run (default: the newest published).
+    #[arg(long, value_name = "VERSION")]
+    pub revision: Option<String>,
+    /// A/B mode: also run this revision on the same seeds and report each metric's difference.
+    #[arg(long, value_name = "VERSION")]
+    pub against: Option<String>,
+    /// Print JSON instead of the table.
+    #[arg(long, conflicts_with = "shard")]
+    pub json: bool,
+    /// Also write the results as CSV to FILE.
+    #[arg(long, value_name = "FILE", conflicts_with = "shard")]
+    pub csv: Option<PathBuf>,
+    /// No progress bar and no timing line.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Run only slice i of n (0-based) and write a shard file for `microfut lab merge`.
+    #[arg(long, value_name = "i/n")]
+    pub shard: Option<String>,
+    /// Where --shard writes its file (default: lab-shard-<i>-of-<n>.json).
+    #[arg(long, value_name = "FILE", requires = "shard")]
+    pub out: Option<PathBuf>,
+    /// Worker threads (default: all cores, or RAYON_NUM_THREADS). Results do not depend on it.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
+    /// Language of labels in the table and CSV.
+    #[arg(long, value_enum, default_value_t)]
+    pub lang: Lang,
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum LabCommand {
+    /// Combine the shard files of one `lab --shard` command into the table one machine would print.
+    Merge(MergeArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct MergeArgs {
+    /// Shard files written by `microfut lab … --shard i/n`, all n of them.
+    #[arg(required = true, value_name = "FILES")]
+    pub files: Vec<PathBuf>,
+    /// Print JSON instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Also write the results as CSV to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Language of labels in the table and CSV.
+    #[arg(long, value_enum, default_value_t)]
+    pub lang: Lang,
+}
+
+fn parse_count(text: &str) -> Result<u64, String> {
+    let n: i128 = text.trim().parse().map_err(|_| format!("'{text}' is not a whole number"))?;
+    if n < 1 {
+        return Err(format!("must be at least 1, got {n}"));
+    }
+    u64::try_from(n).map_err(|_| format!("{n} is too large"))
+}
+
+fn lab_lang(l: Lang) -> lab::Lang {
+    match l {
+        Lang::En => lab::Lang::En,
+        Lang::PtBr => lab::Lang::PtBr,
+    }
+}
+
+pub fn run(content: Option<&Path>, args: LabArgs) -> CliResult {
+    if let Some(LabCommand::Merge(m)) = args.command {
+        return merge(m);
+    }
+    let ruleset = args.ruleset.clone().expect("clap requires a ruleset");
+    let catalog = load_catalog(content)?;
+    match ruleset.as_str() {
+        "trilha" => run_with(&TrilhaSimulator, &catalog, args),
+        "microfut" => Err(CliError::input(
+            "the Microfut simulator is not registered yet: the lab runs trilha for now, and the match engine joins it as a lab Simulator",
+        )),
+        other if catalog.rulesets.contains_key(other) => Err(CliError::input(format!(
+            "ruleset '{other}' has no lab simulator registered (rulesets with one: {})",
+            SIMULATED.join(", ")
+        ))),
+        other => Err(CliError::input(format!(
+            "unknown ruleset '{other}' (rulesets with a lab simulator: {})",
+            SIMULATED.join(", ")
+        ))),
+    }
+}
+
+fn run_with<S: Simulator>(sim: &S, catalog: &Catalog, args: LabArgs) -> CliResult {
+    let shard = args.shard.as_deref().map(Shard::parse).transpose().map_err(CliError::input)?;
+    let out_path = shard.map(|s| {
+        args.out.clone().unwrap_or_else(|| PathBuf::from(format!("lab-shard-{}-of-{}.json", s.index, s.count)))
+    });
+    for p in out_path.iter().chain(args.csv.iter()) {
+        check_writable(p)?;
+    }
+    let rev = catalog.revision(sim.ruleset(), args.revision.as_deref()).map_err(CliError::input)?;
+    let against = match &args.against {
+        Some(v) => Some(catalog.revision(sim.ruleset(), Some(v)).map_err(CliError::input)?),
+        None => None,
+    };
+    let request = Request {
+        revision: rev,
+        against,
+        scenarios: &args.scenarios,
+        simulations: args.games.expect("clap requires --games"),
+        seed: args.seed.expect("clap requires --seed"),
+    };
+    let prepared = lab::prepare(sim, &request).map_err(CliError::input)?;
+
+    let shard_or_all = shard.unwrap_or(Shard::ALL);
+    let range = shard_or_all.range(request.simulations);
+    let arms = if against.is_some() { 2 } else { 1 };
+    let total = (range.end - range.start) * prepared.identity.scenarios.len() as u64 * arms;
+    let bar = progress_bar(total, args.quiet, &prepared.identity.unit.label.en);
+    let started = Instant::now();
+    let tick = |k: u64| bar.inc(k);
+    let accs = match args.threads {
+        Some(t) => rayon::ThreadPoolBuilder::new()
+            .num_threads(usize::from(t))
+            .build()
+            .map_err(|e| CliError::input(format!("cannot start {t} threads: {e}")))?
+            .install(|| lab::run(sim, &prepared, shard_or_all, &tick)),
+        None => lab::run(sim, &prepared, shard_or_all, &tick),
+    };
+    bar.finish_and_clear();
+    if !args.quiet {
+        let threads = args.threads.map(usize::from).unwrap_or_else(rayon::current_num_threads);
+        eprintln!(
+            "{total} {} in {:.2} s on {threads} thread(s)",
+            prepared.identity.unit.label.en,
+            started.elapsed().as_secs_f64()
+        );
+    }
+
+    if let (Some(s), Some(path)) = (shard, out_path) {
+        write_atomically(&path, &lab::shard_json(&prepared.identity, s, &accs))?;
+        if !args.quiet {
+            println!(
+                "wrote shard {}/{} ({} {} of each of {} scenario(s), from {} to {}) to {}",
+                s.index,
+                s.count,
+                range.end - range.start,
+                prepared.identity.unit.label.en,
+                prepared.identity.scenarios.len(),
+                range.start,
+                range.end.saturating_sub(1),
+                path.display()
+            );
+        }
+        return Ok(());
+    }
+    emit(&Report::new(prepared.identity, &accs), args.json, args.csv.as_deref(), args.lang)
+}
+
+fn merge(args: MergeArgs) -> CliResult {
+    if let Some(p) = &args.csv {
+        check_writable(p)?;
+    }
+    let (identity, accs) = lab::merge(&args.files).map_err(CliError::input)?;
+    emit(&Report::new(identity, &accs), args.json, args.csv.as_deref(), args.lang)
+}
+
+/// Writes the CSV (if asked) and prints the table or JSON.
+fn emit(report: &Report, json: bool, csv: Option<&Path>, lang: Lang) -> CliResult {
+    if let Some(path) = csv {
+        write_atomically(path, &report.csv(lab_lang(lang)))?;
+    }
+    if json {
+        print_out(&(serde_json::to_string_pretty(&report.json()).expect("serializes") + "\n"))
+    } else {
+        print_out(&report.markdown(lab_lang(lang)))
+    }
+}
+
+/// Prints to stdout; a reader that stopped early (`| head`) is not an error.
+pub(super) fn print_out(text: &str) -> CliResult {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(CliError::input(format!("cannot write to standard output: {e}")))
+        }
+        _ => Ok(()),
+    }
+}
+
+fn progress_bar(total: u64, quiet: bool, unit: &str) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    let style = ProgressStyle::with_template(&format!("{{bar:40}} {{pos}}/{{len}} {unit} · {{elapsed}} · eta {{eta}}"))
+        .expect("valid template");
+    bar.set_style(style);
+    bar
+}
+
+/// Refuses, before any work, an output file whose folder does not exist.
+fn check_writable(path: &Path) -> CliResult {
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    if !dir.is_dir() {
+        return Err(CliError::input(format!(
+            "cannot write {}: folder {} does not exist",
+            path.display(),
+            dir.display()
+        )));
+    }
+    if path.is_dir() {
+        return Err(CliError::input(format!("cannot write {}: it is a folder", path.display())));
+    }
+    Ok(())
+}
+
+/// Writes through a temporary file and a rename: a failed or interrupted command leaves no
+/// partial file behind.
+fn write_atomically(path: &Path, text: &str) -> CliResult {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    let fail = |e: std::io::Error| CliError::input(format!("cannot write {}: {e}", path.display()));
+    std::fs::write(&tmp, text).map_err(fail)?;
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        fail(e)
+    })
+}

@@ -1,0 +1,245 @@
+//! Running a slice of a lab command on one machine, and merging the slices.
+//!
+//! A shard runs simulations `[N·i/n, N·(i+1)/n)` of every scenario; each simulation has its own
+//! dice derived from (seed, scenario, index), so the union of the slices is exactly the
+//! single-machine run, and because sums are exact integers the merged table is byte for byte the
+//! table one machine would print. The shard file carries the full identity of the command and
+//! the raw accumulator state (integers as decimal strings: JSON numbers lose `i128`).
+
+use super::LabError;
+use super::accumulate::{Accumulator, Layout};
+use super::identity::Identity;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+/// Marks shard files and their format version.
+pub const FORMAT: &str = "microfut-lab-shard/1";
+
+/// Slice `index` of `count` (0-based, as Kubernetes' `JOB_COMPLETION_INDEX`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    pub index: u64,
+    pub count: u64,
+}
+
+impl Shard {
+    /// The whole run.
+    pub const ALL: Shard = Shard { index: 0, count: 1 };
+
+    /// Parses `i/n` with `0 ≤ i < n`.
+    pub fn parse(text: &str) -> Result<Shard, LabError> {
+        let bad = |why: &str| LabError::BadShard { text: text.into(), why: why.into() };
+        let (i, n) = text.split_once('/').ok_or_else(|| bad("expected i/n, e.g. 0/4"))?;
+        let index: u64 = i.trim().parse().map_err(|_| bad("i is not a whole number"))?;
+        let count: u64 = n.trim().parse().map_err(|_| bad("n is not a whole number"))?;
+        if count == 0 {
+            return Err(bad("n must be at least 1"));
+        }
+        if index >= count {
+            return Err(bad("shards are numbered from 0 to n-1"));
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// The simulation indices of this slice out of `n`.
+    pub fn range(&self, n: u64) -> Range<u64> {
+        let at = |i: u64| (u128::from(n) * u128::from(i) / u128::from(self.count)) as u64;
+        at(self.index)..at(self.index + 1)
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct AccumulatorFile {
+    scenario: String,
+    n: u64,
+    values: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct ShardFile {
+    format: String,
+    identity: Identity,
+    shard: Shard,
+    accumulators: Vec<AccumulatorFile>,
+}
+
+/// The shard file's JSON text.
+pub fn to_json(identity: &Identity, shard: Shard, accs: &[Accumulator]) -> String {
+    let file = ShardFile {
+        format: FORMAT.into(),
+        identity: identity.clone(),
+        shard,
+        accumulators: identity
+            .scenarios
+            .iter()
+            .zip(accs)
+            .map(|(s, a)| AccumulatorFile {
+                scenario: s.id.clone(),
+                n: a.n,
+                values: a.values.iter().map(i128::to_string).collect(),
+            })
+            .collect(),
+    };
+    let mut text = serde_json::to_string_pretty(&file).expect("shard serializes");
+    text.push('\n');
+    text
+}
+
+struct Loaded {
+    path: PathBuf,
+    value: Value,
+    file: ShardFile,
+    accs: Vec<Accumulator>,
+}
+
+fn load(path: &Path) -> Result<Loaded, LabError> {
+    let bad = |message: String| LabError::ShardFile { path: path.to_path_buf(), message };
+    let bytes = std::fs::read(path).map_err(|e| bad(format!("cannot read it: {e}")))?;
+    let value: Value = serde_json::from_slice(&bytes)
+        .map_err(|e| bad(format!("malformed JSON at line {} column {}: {e}", e.line(), e.column())))?;
+    if value.get("format").and_then(Value::as_str) != Some(FORMAT) {
+        return Err(bad(format!("not a lab shard file (expected \"format\": \"{FORMAT}\")")));
+    }
+    let file: ShardFile = serde_json::from_value(value.clone()).map_err(|e| bad(e.to_string()))?;
+    if file.shard.count == 0 || file.shard.index >= file.shard.count {
+        return Err(bad(format!("shard {}/{} is not a slice", file.shard.index, file.shard.count)));
+    }
+    if file.accumulators.len() != file.identity.scenarios.len() {
+        return Err(bad("accumulators do not match its scenarios".into()));
+    }
+    let mut accs = Vec::new();
+    for (a, s) in file.accumulators.iter().zip(&file.identity.scenarios) {
+        if a.scenario != s.id {
+            return Err(bad(format!("accumulator for '{}' where '{}' was expected", a.scenario, s.id)));
+        }
+        let values = a
+            .values
+            .iter()
+            .map(|v| v.parse::<i128>())
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|_| bad(format!("scenario {}: accumulator values are not integers", s.id)))?;
+        let arms = if file.identity.against.is_some() { 2 } else { 1 };
+        if values.len() != Layout::new(&s.metrics, arms).len() {
+            return Err(bad(format!("scenario {}: accumulator size does not match its metrics", s.id)));
+        }
+        accs.push(Accumulator { n: a.n, values });
+    }
+    Ok(Loaded { path: path.to_path_buf(), value, file, accs })
+}
+
+/// The first place two JSON values differ: (pointer, left, right).
+fn first_difference(a: &Value, b: &Value, at: &str) -> Option<(String, String, String)> {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            for (k, va) in x {
+                let p = format!("{at}/{k}");
+                match y.get(k) {
+                    Some(vb) => {
+                        if let Some(d) = first_difference(va, vb, &p) {
+                            return Some(d);
+                        }
+                    }
+                    None => return Some((p, short(va), "(absent)".into())),
+                }
+            }
+            y.keys().find(|k| !x.contains_key(*k)).map(|k| (format!("{at}/{k}"), "(absent)".into(), short(&y[k])))
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+            x.iter().zip(y).enumerate().find_map(|(i, (va, vb))| first_difference(va, vb, &format!("{at}/{i}")))
+        }
+        _ if a == b => None,
+        _ => Some((at.to_string(), short(a), short(b))),
+    }
+}
+
+fn short(v: &Value) -> String {
+    let s = v.to_string();
+    if s.chars().count() > 80 { s.chars().take(77).collect::<String>() + "…" } else { s }
+}
+
+/// Reads shard files of one command and adds them up: the identity and the accumulators one
+/// machine would have produced. Refuses files of different commands (naming the first field that
+/// differs), a shard given twice and a missing shard.
+pub fn merge(paths: &[PathBuf]) -> Result<(Identity, Vec<Accumulator>), LabError> {
+    let Some(first_path) = paths.first() else {
+        return Err(LabError::NoShards);
+    };
+    let first = load(first_path)?;
+    let count = first.file.shard.count;
+    let mut seen: Vec<Option<PathBuf>> = vec![None; usize::try_from(count).unwrap_or(usize::MAX).min(1 << 20)];
+    if seen.len() as u64 != count {
+        return Err(LabError::ShardFile {
+            path: first.path,
+            message: format!("{count} shards is more than merge supports"),
+        });
+    }
+    let mut total = first.accs.clone();
+    seen[first.file.shard.index as usize] = Some(first.path.clone());
+    for path in &paths[1..] {
+        let other = load(path)?;
+        let same_command = other.file.identity == first.file.identity && other.file.shard.count == count;
+        if !same_command {
+            let (a, b) = (strip_shard(&first.value), strip_shard(&other.value));
+            let (pointer, left, right) =
+                first_difference(&a, &b, "").unwrap_or_else(|| ("".into(), "?".into(), "?".into()));
+            return Err(LabError::ShardsDiffer { first: first.path, other: other.path, pointer, left, right });
+        }
+        let slot = &mut seen[other.file.shard.index as usize];
+        if let Some(earlier) = slot {
+            return Err(LabError::ShardTwice {
+                index: other.file.shard.index,
+                count,
+                first: earlier.clone(),
+                second: other.path,
+            });
+        }
+        *slot = Some(other.path.clone());
+        for (t, a) in total.iter_mut().zip(&other.accs) {
+            if t.values.len() != a.values.len() {
+                return Err(LabError::ShardFile { path: other.path, message: "accumulator sizes do not match".into() });
+            }
+            t.merge(a);
+        }
+    }
+    let missing: Vec<String> =
+        seen.iter().enumerate().filter(|(_, p)| p.is_none()).map(|(i, _)| format!("{i}/{count}")).collect();
+    if !missing.is_empty() {
+        return Err(LabError::ShardsMissing { missing: missing.join(", "), count });
+    }
+    Ok((first.file.identity, total))
+}
+
+/// The command part of a shard file (identity and shard count), for comparing two files.
+fn strip_shard(v: &Value) -> Value {
+    serde_json::json!({ "identity": v["identity"], "shards": v["shard"]["count"] })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slices_cover_the_run_exactly_once() {
+        for n in [0u64, 1, 7, 100, 100_001] {
+            for count in 1..=9 {
+                let mut next = 0;
+                for index in 0..count {
+                    let r = Shard { index, count }.range(n);
+                    assert_eq!(r.start, next);
+                    next = r.end;
+                }
+                assert_eq!(next, n);
+            }
+        }
+    }
+
+    #[test]
+    fn parse_refuses_what_is_not_a_slice() {
+        assert_eq!(Shard::parse("2/4").unwrap(), Shard { index: 2, count: 4 });
+        for bad in ["4/4", "1/0", "x/2", "3", "-1/2"] {
+            assert!(Shard::parse(bad).is_err(), "{bad}");
+        }
+    }
+}
