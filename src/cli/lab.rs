@@ -11,8 +11,12 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// Rulesets with a lab simulator. (Microfut's match engine plugs in here once it exists.)
-const SIMULATED: &[&str] = &["trilha"];
+/// Rulesets with a lab simulator.
+const SIMULATED: &[&str] = &["microfut", "trilha"];
+
+/// The clubs Microfut's lab plays by default: two equal sample clubs.
+const DEFAULT_HOME: &str = "fixture_home";
+const DEFAULT_AWAY: &str = "fixture_away";
 
 #[derive(Debug, clap::Args)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
@@ -37,6 +41,12 @@ pub struct LabArgs {
     /// A/B mode: also run this revision on the same seeds and report each metric's difference.
     #[arg(long, value_name = "VERSION")]
     pub against: Option<String>,
+    /// Microfut: the home club (a club file or a sample club id).
+    #[arg(long)]
+    pub home: Option<String>,
+    /// Microfut: the away club (a club file or a sample club id).
+    #[arg(long)]
+    pub away: Option<String>,
     /// Print JSON instead of the table.
     #[arg(long, conflicts_with = "shard")]
     pub json: bool,
@@ -105,9 +115,11 @@ pub fn run(content: Option<&Path>, args: LabArgs) -> CliResult {
     let catalog = load_catalog(content)?;
     match ruleset.as_str() {
         "trilha" => run_with(&TrilhaSimulator, &catalog, args),
-        "microfut" => Err(CliError::input(
-            "the Microfut simulator is not registered yet: the lab runs trilha for now, and the match engine joins it as a lab Simulator",
-        )),
+        "microfut" => {
+            let home = super::matchday::load_club(&catalog, args.home.as_deref().unwrap_or(DEFAULT_HOME))?;
+            let away = super::matchday::load_club(&catalog, args.away.as_deref().unwrap_or(DEFAULT_AWAY))?;
+            run_with(&crate::engine::MatchSimulator { home, away }, &catalog, args)
+        }
         other if catalog.rulesets.contains_key(other) => Err(CliError::input(format!(
             "ruleset '{other}' has no lab simulator registered (rulesets with one: {})",
             SIMULATED.join(", ")

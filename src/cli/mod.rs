@@ -3,8 +3,8 @@
 
 mod content;
 mod demo;
-mod matchday;
 mod lab;
+pub(crate) mod matchday;
 mod odds;
 mod publish;
 mod render;

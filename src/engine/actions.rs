@@ -403,7 +403,7 @@ impl Match {
         self.prepare_strike(c, self.rules.pipes.finishing)
     }
 
-    fn prepare_strike(&mut self, c: usize, pipe: usize) -> (Resolution, V2) {
+    pub(super) fn prepare_strike(&mut self, c: usize, pipe: usize) -> (Resolution, V2) {
         let t = self.state.players[c].team;
         let s = self.rules.slots;
         let pitch = self.rules.pitch;
@@ -415,7 +415,7 @@ impl Match {
         let target = self.frame(t, V2::new(pitch.length, aim_y));
         let goal = self.frame(t, pitch.goal());
         self.set(c, s.distance, pos.dist(goal));
-        self.set(c, s.angle, pitch.shot_angle(f, pr.shot_dx_floor).clamp(0.0, 90.0));
+        self.set_scaled(c, s.angle, pitch.shot_angle(f, pr.shot_dx_floor));
         self.set_orientation(c, target);
         self.set_pressure(c, pos);
         self.set_stamina(c);
@@ -488,7 +488,7 @@ impl Match {
         self.stats[t].on_target += 1;
         let k = self.keeper(1 - t);
         self.prepare_keeper(k, c);
-        self.set(k, self.rules.slots.shot_margin, (margin as f64).clamp(-18.0, 18.0));
+        self.set_scaled(k, self.rules.slots.shot_margin, margin as f64);
         let (_, kroll) = self.test(k, self.rules.pipes.save);
         let saved = if self.rules.params.save_rule == 0.0 { kroll.success } else { kroll.margin > margin };
         if !saved {

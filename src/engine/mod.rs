@@ -15,6 +15,7 @@ mod movement;
 mod npc;
 mod positioning;
 pub mod setup;
+mod simulator;
 pub mod state;
 pub mod stats;
 
@@ -22,6 +23,7 @@ pub use content::{ContentError, Rules};
 pub use events::{Event, EventKind, Who};
 pub use npc::{Candidate, Intent, Kind, Target};
 pub use setup::{SetupError, Team};
+pub use simulator::MatchSimulator;
 pub use stats::TeamStats;
 
 use crate::club::Club;
@@ -111,6 +113,19 @@ pub struct Match {
 
 impl Match {
     pub fn new(rules: Arc<Rules>, home: &Club, away: &Club, seed: u64, options: Options) -> Result<Match, EngineError> {
+        Self::with_dice(rules, home, away, Dice::new(seed), seed, options)
+    }
+
+    /// A match on a given dice stream (the lab derives one per simulation); `seed` names the run
+    /// and seeds decision noise.
+    pub fn with_dice(
+        rules: Arc<Rules>,
+        home: &Club,
+        away: &Club,
+        dice: Dice,
+        seed: u64,
+        options: Options,
+    ) -> Result<Match, EngineError> {
         let teams = [
             setup::select(&rules, home, options.formations[0].as_deref())?,
             setup::select(&rules, away, options.formations[1].as_deref())?,
@@ -136,7 +151,7 @@ impl Match {
         let mut m = Match {
             teams,
             state,
-            dice: Dice::new(seed),
+            dice,
             seed,
             human: options.human,
             stats: [TeamStats::default(), TeamStats::default()],
@@ -255,6 +270,43 @@ impl Match {
     /// Plays to the final whistle; NPC decisions only (a human side must be driven by `step`).
     pub fn run(&mut self) {
         while self.step() == Step::Round {}
+    }
+
+    // ---- constructed situations (what-if analysis and tests; never used in play) ----
+
+    /// Moves a player, facing `dir` (zero for a neutral body). No die is drawn.
+    pub fn place(&mut self, p: usize, pos: V2, dir: V2) {
+        let pl = &mut self.state.players[p];
+        pl.pos = self.rules.pitch.clamp(pos);
+        pl.dir = dir.unit();
+        pl.still = 0;
+        pl.error = V2::ZERO;
+    }
+
+    /// Gives the ball to a player where he stands.
+    pub fn give_ball(&mut self, p: usize) {
+        let t = self.state.players[p].team;
+        self.state.ball_state = Ball::Held(p);
+        self.state.ball = self.state.players[p].pos;
+        self.state.possession = t;
+        self.state.last_touch = t;
+        self.positioned_for = Some(t);
+        self.pending = None;
+    }
+
+    /// The holder's candidates as the NPC scores them now, best first. Read-only for the dice.
+    pub fn scored_candidates(&mut self) -> Vec<Candidate> {
+        let Some(h) = self.state.holder() else { return Vec::new() };
+        self.duel_cache.clear();
+        self.generate_candidates(h);
+        let mut c = self.candidates.clone();
+        c.sort_by(|a, b| b.score.total_cmp(&a.score));
+        c
+    }
+
+    /// Index of the player of `team` (0 home, 1 away) in formation slot `slot`.
+    pub fn player_in_slot(&self, team: usize, slot: usize) -> Option<usize> {
+        self.state.players.iter().position(|p| p.team == team && p.slot == slot)
     }
 
     // ---- the round (document §3) ----
@@ -415,6 +467,14 @@ impl Match {
     }
 
     fn set(&mut self, p: usize, slot: usize, v: f64) {
+        self.state.players[p].inputs.set(slot, v);
+    }
+
+    /// Sets a context value kept inside its vocabulary scale (a margin beyond the scale reads
+    /// as the scale's end).
+    fn set_scaled(&mut self, p: usize, slot: usize, v: f64) {
+        let var = &self.rules.rs.vars[slot];
+        let v = v.clamp(var.min, var.max);
         self.state.players[p].inputs.set(slot, v);
     }
 

@@ -79,8 +79,10 @@ pub struct Candidate {
     /// Exact probability that the action's own test succeeds.
     pub probability: f64,
     /// Probability that the team keeps the ball through the action (interceptions, duels,
-    /// reception included), or that a shot scores.
+    /// reception included).
     pub success: f64,
+    /// Probability that the action ends in a goal (a shot; a cross headed in), else 0.
+    pub goal_chance: f64,
     pub progression: f64,
     pub threat: f64,
     pub turnover_risk: f64,
@@ -100,6 +102,7 @@ impl Candidate {
             other: None,
             probability: 0.0,
             success: 0.0,
+            goal_chance: 0.0,
             progression: 0.0,
             threat: 0.0,
             turnover_risk: 0.0,
@@ -175,8 +178,8 @@ impl Match {
         let s = self.rules.slots;
         let diff = self.state.score[t] as f64 - self.state.score[1 - t] as f64;
         let minute = self.state.minute(self.rules.clock.half_seconds);
-        self.set(carrier, s.goal_diff, diff.clamp(-30.0, 30.0));
-        self.set(carrier, s.minute, minute.min(130.0));
+        self.set_scaled(carrier, s.goal_diff, diff);
+        self.set_scaled(carrier, s.minute, minute);
         let pipes = self.rules.pipes;
         let eval = |m: &Match, p: Option<usize>| p.map_or(0.0, |p| m.estimate(carrier, p).value);
         Axes {
@@ -209,9 +212,10 @@ impl Match {
         self.set_stamina(c);
 
         if self.penalty_kick {
-            let (p_shot, p_goal) = self.shot_estimate(c);
+            let (p_shot, p_goal) = self.strike_estimate(c, self.rules.pipes.finishing);
             let goal_w = self.frame(t, goal_f);
-            self.push_candidate(c, Kind::Shoot, Target::None, goal_w, None, p_shot, p_goal);
+            self.push_candidate(c, Kind::Shoot, Target::None, goal_w, None, p_shot, p_shot);
+            self.candidates.last_mut().expect("pushed").goal_chance = p_goal;
             self.score_candidates(c);
             return;
         }
@@ -254,8 +258,9 @@ impl Match {
             let landing = self.cross_landing(t, cpos);
             let d = cpos.dist(landing);
             if d <= self.get(c, self.rules.slots.cross_range) {
-                let (p_cross, keep) = self.cross_estimate(c, landing);
+                let (p_cross, keep, goal) = self.cross_estimate(c, landing);
                 self.push_candidate(c, Kind::Cross, Target::None, landing, None, p_cross, keep);
+                self.candidates.last_mut().expect("pushed").goal_chance = goal;
             }
         }
 
@@ -263,8 +268,9 @@ impl Match {
         let goal_w = self.frame(t, goal_f);
         let dist_goal = cpos.dist(goal_w);
         if dist_goal <= pr.shot_max_distance && dist_goal <= range {
-            let (p_shot, p_goal) = self.shot_estimate(c);
-            self.push_candidate(c, Kind::Shoot, Target::None, goal_w, None, p_shot, p_goal);
+            let (p_shot, p_goal) = self.strike_estimate(c, self.rules.pipes.finishing);
+            self.push_candidate(c, Kind::Shoot, Target::None, goal_w, None, p_shot, p_shot);
+            self.candidates.last_mut().expect("pushed").goal_chance = p_goal;
         }
 
         // Take on the opponent straight ahead.
@@ -350,7 +356,13 @@ impl Match {
                     // Lost shots leave the ball at the far end: the danger is where play restarts.
                     let restart = V2::new(pitch.length - self.rules.params.goal_kick_spot_x, pitch.goal_y);
                     let danger_there = self.map(c, danger, restart);
-                    (goal_value * cand.success, 0.0, (1.0 - cand.success) * danger_there)
+                    (goal_value * cand.goal_chance, 0.0, (1.0 - cand.goal_chance) * danger_there)
+                }
+                Kind::Cross => {
+                    // A cross is worth the header it makes, or at least the region it reaches.
+                    let threat = self.map(c, opp, df).max(goal_value * cand.goal_chance);
+                    let d = self.map(c, danger, df);
+                    (threat, (df.x - cf.x) / pitch.length, (1.0 - cand.success) * d)
                 }
                 _ => {
                     let threat = self.map(c, opp, df);
@@ -619,8 +631,9 @@ impl Match {
         (p_pass, keep)
     }
 
-    /// (cross test probability, probability the attacking side wins the ball in the box).
-    fn cross_estimate(&mut self, c: usize, landing: V2) -> (f64, f64) {
+    /// (cross test probability, probability the attacking side wins the ball in the box,
+    /// probability the cross is headed in by its best header).
+    fn cross_estimate(&mut self, c: usize, landing: V2) -> (f64, f64, f64) {
         let s = self.rules.slots;
         let from = self.state.players[c].pos;
         self.set(c, s.distance, from.dist(landing));
@@ -631,6 +644,7 @@ impl Match {
         let radius = self.rules.params.aerial_radius;
         // The easiest header (lowest difficulty) of each side.
         let mut best: [Option<i32>; 2] = [None, None];
+        let mut header: Option<(i32, usize)> = None;
         for p in 0..self.state.players.len() {
             if p == c || self.state.players[p].line == Line::Goalkeeper {
                 continue;
@@ -648,43 +662,98 @@ impl Match {
             let Some(d) = self.estimate(p, self.rules.pipes.aerial_duel).difficulty else { continue };
             let side = usize::from(self.state.players[p].team != t);
             best[side] = Some(best[side].map_or(d, |b| b.min(d)));
+            if side == 0 && header.is_none_or(|(hd, _)| d < hd) {
+                header = Some((d, p));
+            }
         }
         let win = match best {
             [None, _] => 0.0,
             [Some(_), None] => 1.0,
             [Some(a), Some(b)] => self.rules.duels.win(a, b),
         };
-        (p_cross, p_cross * win)
+        let keep = p_cross * win;
+        // Where the best header of the attacking side would head from, if he wins it.
+        let goal = match header {
+            Some((_, h)) if keep > 0.0 => {
+                let at = self.state.players[h].pos;
+                self.state.players[h].pos = landing;
+                let (_, p_goal) = self.strike_estimate(h, self.rules.pipes.header);
+                self.state.players[h].pos = at;
+                keep * p_goal
+            }
+            _ => 0.0,
+        };
+        (p_cross, keep, goal)
     }
 
-    /// (finishing test probability, probability of a goal against this keeper, no block).
-    fn shot_estimate(&mut self, c: usize) -> (f64, f64) {
-        let (res, _) = self.prepare_shot(c);
+    /// (strike test probability, probability of a goal), for a shot (`finishing`) or a header
+    /// at goal (`header`) from where the striker stands: summed over the strike's margins —
+    /// whether it is on target, whether each defender on its line blocks it (with that margin's
+    /// Q_INT), whether the keeper saves it (with that margin's placement).
+    fn strike_estimate(&mut self, c: usize, pipe: usize) -> (f64, f64) {
+        let (res, target) = self.prepare_strike(c, pipe);
         let p_success = res.chance();
         let Some(difficulty) = res.difficulty.filter(|_| res.possible) else { return (0.0, 0.0) };
         let t = self.state.players[c].team;
+        let s = self.rules.slots;
+        let from = self.state.players[c].pos;
         let keeper = self.keeper(1 - t);
         self.prepare_keeper(keeper, c);
+        let blockers: Vec<(usize, V2)> = if self.penalty_kick {
+            Vec::new()
+        } else {
+            self.opponents(t)
+                .filter(|&o| self.state.players[o].line != Line::Goalkeeper)
+                .filter_map(|o| {
+                    let (d, along) = to_segment(self.state.players[o].pos, from, target);
+                    (along > 0.02 && along < 0.98 && d <= self.get(o, s.interception_radius))
+                        .then(|| (o, from + (target - from) * along))
+                })
+                .collect()
+        };
+        for &(o, meet) in &blockers {
+            self.set_stamina(o);
+            self.set_orientation(o, meet);
+        }
+        let compare = self.rules.params.block_rule != 0.0;
         let odds = self.rules.rs.odds.clone();
         let mut goal = 0.0;
-        let mut cache: [Option<f64>; 16] = [None; 16];
+        let mut keeper_cache: Vec<Option<f64>> = vec![None; self.rules.gk_placement.bins.len()];
+        let mut block_cache: Vec<(f64, Vec<i32>)> = Vec::new();
         for (total, p) in odds.totals() {
             let margin = total as i32 - difficulty;
             if self.rules.shot_outcome.of(margin as f64) == super::content::ShotOutcome::OffTarget {
                 continue;
             }
-            let bin = self.rules.gk_placement.bin_index(margin as f64).min(15);
-            let beaten = match cache[bin] {
+            let q_int = self.rules.pass_q_int.value(margin as f64);
+            let entry = match block_cache.iter().position(|e| e.0 == q_int) {
+                Some(i) => i,
+                None => {
+                    let mut diffs = Vec::with_capacity(blockers.len());
+                    for &(o, _) in &blockers {
+                        self.set(o, s.q_int, q_int);
+                        diffs.push(self.difficulty(o, self.rules.pipes.interception));
+                    }
+                    block_cache.push((q_int, diffs));
+                    block_cache.len() - 1
+                }
+            };
+            let through: f64 = block_cache[entry]
+                .1
+                .iter()
+                .map(|&bd| 1.0 - odds.success(if compare { bd + margin + 1 } else { bd }).as_f64())
+                .product();
+            let bin = self.rules.gk_placement.bin_index(margin as f64);
+            let beaten = match keeper_cache[bin] {
                 Some(b) => b,
                 None => {
-                    self.set(keeper, self.rules.slots.shot_margin, (margin as f64).clamp(-18.0, 18.0));
-                    let kr = self.estimate(keeper, self.rules.pipes.save);
-                    let b = self.beat_keeper(margin, kr.difficulty.expect("save is an action pipeline"));
-                    cache[bin] = Some(b);
+                    self.set_scaled(keeper, s.shot_margin, margin as f64);
+                    let b = self.beat_keeper(margin, self.difficulty(keeper, self.rules.pipes.save));
+                    keeper_cache[bin] = Some(b);
                     b
                 }
             };
-            goal += p.as_f64() * beaten;
+            goal += p.as_f64() * through * beaten;
         }
         (p_success, goal)
     }

@@ -106,8 +106,10 @@ impl Match {
                 }
             }
         }
+        // The intended receiver of a pass waits for it where he is.
+        let receiver = action.filter(|(_, c)| c.kind == Kind::Pass).and_then(|(_, c)| c.other);
         for p in 0..n {
-            if Some(p) == holder {
+            if Some(p) == holder || Some(p) == receiver {
                 self.targets[p] = self.state.players[p].pos;
                 continue;
             }

@@ -93,3 +93,16 @@ pub fn tree_state(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     walk(dir, &mut out);
     out
 }
+
+/// The draft revision that carries the match engine's content.
+pub const ENGINE_REVISION: &str = "0.5.1";
+
+pub fn engine_rules() -> std::sync::Arc<microfut::engine::Rules> {
+    let catalog = Catalog::load(&ContentTree::embedded());
+    microfut::run::rules_for(&catalog, Some(ENGINE_REVISION)).expect("engine revision compiles")
+}
+
+pub fn fixture_club(name: &str) -> microfut::club::Club {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/clubs").join(format!("{name}.json"));
+    microfut::club::Club::load(&path).expect("fixture club loads")
+}

@@ -1,0 +1,118 @@
+//! The match engine in the lab: one simulation is one match between two clubs; its
+//! observations are the statistics league averages are quoted in.
+
+use super::{Match, Options, Rules, TeamStats};
+use crate::catalog::{Diagnostic, Labels, Revision};
+use crate::club::Club;
+use crate::dice::Dice;
+use crate::lab::{Format, Kind, Metric, Simulator, Unit};
+use std::sync::Arc;
+
+/// Two clubs to play each other over and over.
+pub struct MatchSimulator {
+    pub home: Club,
+    pub away: Club,
+}
+
+fn labels(pt: &str, en: &str) -> Labels {
+    Labels { pt_br: pt.into(), en: en.into() }
+}
+
+fn metric(id: &str, pt: &str, en: &str, kind: Kind, scale: u64, format: Format) -> Metric {
+    Metric { id: id.into(), label: labels(pt, en), kind, scale, format, parts: vec![] }
+}
+
+/// Observation slots, in the order `metrics` declares them.
+const METRICS: usize = 20;
+
+impl Simulator for MatchSimulator {
+    type Rules = Arc<Rules>;
+
+    fn ruleset(&self) -> &'static str {
+        "microfut"
+    }
+
+    fn unit(&self) -> Unit {
+        Unit { id: "matches".into(), label: labels("partidas", "matches") }
+    }
+
+    fn compile(&self, revision: &Revision) -> Result<Self::Rules, Vec<Diagnostic>> {
+        let rs = crate::ruleset::compile(revision)?;
+        let rules = Rules::new(Arc::new(rs))
+            .map_err(|e| vec![Diagnostic::new(revision.file("manifest.json"), "", e.to_string())])?;
+        // Both squads must be able to take the field under this revision.
+        for club in [&self.home, &self.away] {
+            if let Err(e) = super::setup::select(&rules, club, None) {
+                return Err(vec![Diagnostic::new(format!("club {}", club.id), "", e.to_string())]);
+            }
+        }
+        Ok(Arc::new(rules))
+    }
+
+    fn metrics(&self, _rules: &Self::Rules) -> Vec<Metric> {
+        use Format::{Number, Percent};
+        use Kind::{Mean, Ratio};
+        let m = vec![
+            metric("goals_per_match", "gols por partida", "goals per match", Mean, 1, Number),
+            metric("shots_per_match", "finalizações por partida", "shots per match", Mean, 1, Number),
+            metric("shots_on_target_share", "finalizações no alvo", "shots on target", Ratio, 1, Percent),
+            metric("shot_conversion", "conversão de finalizações", "shots scored", Ratio, 1, Percent),
+            metric("pass_completion", "passes completos", "pass completion", Ratio, 1, Percent),
+            metric("passes_per_match", "passes por partida", "passes per match", Mean, 1, Number),
+            metric("crosses_per_match", "cruzamentos por partida", "crosses per match", Mean, 1, Number),
+            metric("dribbles_per_match", "dribles por partida", "dribbles per match", Mean, 1, Number),
+            metric("tackles_per_match", "desarmes por partida", "tackles per match", Mean, 1, Number),
+            metric("fouls_per_match", "faltas por partida", "fouls per match", Mean, 1, Number),
+            metric("home_win_share", "vitórias do mandante", "home wins", Mean, 1, Percent),
+            metric("draw_share", "empates", "draws", Mean, 1, Percent),
+            metric("away_win_share", "vitórias do visitante", "away wins", Mean, 1, Percent),
+            metric("home_possession", "posse do mandante", "home possession", Ratio, 1, Percent),
+            metric("distance_km_per_team", "distância por time (km)", "distance per team (km)", Mean, 1000, Number),
+            metric("mean_stamina_full_time", "stamina média no fim", "mean stamina at full time", Mean, 100, Number),
+        ];
+        debug_assert_eq!(crate::lab::slots(&m), METRICS);
+        m
+    }
+
+    fn simulate(&self, rules: &Self::Rules, index: u64, dice: &mut Dice, out: &mut [i64]) {
+        let mut m = Match::with_dice(
+            rules.clone(),
+            &self.home,
+            &self.away,
+            dice.clone(),
+            index,
+            Options { retention: Some(0), ..Default::default() },
+        )
+        .expect("clubs were checked when the revision was compiled");
+        m.run();
+        let [h, a]: &[TeamStats; 2] = m.stats();
+        let sum = |f: fn(&TeamStats) -> u32| (f(h) + f(a)) as i64;
+        let goals = sum(|s| s.goals);
+        let shots = sum(|s| s.shots);
+        let (hr, ar) = (m.state().possession_rounds[0] as i64, m.state().possession_rounds[1] as i64);
+        let score = m.score();
+        let values = [
+            goals,
+            shots,
+            sum(|s| s.on_target),
+            shots,
+            goals,
+            shots,
+            sum(|s| s.passes_completed),
+            sum(|s| s.passes),
+            sum(|s| s.passes),
+            sum(|s| s.crosses),
+            sum(|s| s.dribbles_won + s.dribbles_lost),
+            sum(|s| s.tackles),
+            sum(|s| s.fouls),
+            i64::from(score[0] > score[1]),
+            i64::from(score[0] == score[1]),
+            i64::from(score[0] < score[1]),
+            hr,
+            hr + ar,
+            ((h.distance_km + a.distance_km) * 500.0).round() as i64,
+            ((h.mean_stamina + a.mean_stamina) * 50.0).round() as i64,
+        ];
+        out[..METRICS].copy_from_slice(&values);
+    }
+}
