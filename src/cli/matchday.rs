@@ -135,7 +135,7 @@ pub fn run_match(content: Option<&Path>, args: MatchArgs) -> CliResult {
     if args.json {
         println!("{}", serde_json::to_string_pretty(&summary).expect("serializes"));
     } else {
-        print!("{}", table(&m, &summary.stats));
+        print!("{}", table(&m, m.stats()));
     }
     Ok(())
 }

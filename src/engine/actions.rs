@@ -519,9 +519,8 @@ impl Match {
         let t = self.state.players[scorer].team;
         self.state.score[t] += 1;
         self.stats[t].goals += 1;
-        let minute = (self.state.minute(self.rules.clock.half_seconds) * 100.0).round() / 100.0;
         let w = self.who(scorer);
-        self.event(EventKind::Goal { by: w, team: t as u8, minute });
+        self.event(EventKind::Goal { by: w, team: t as u8 });
         let centre = self.rules.pitch.centre();
         self.dead(RestartKind::KickOff, 1 - t, centre, None);
     }

@@ -21,7 +21,7 @@ pub enum EventKind {
     Shot { by: Who, distance: f64, margin: i32, probability: f64, header: bool, target_y: f64, outcome: String },
     Block { by: Who, shooter: Who },
     Save { by: Who, margin: i32, outcome: String },
-    Goal { by: Who, team: u8, minute: f64 },
+    Goal { by: Who, team: u8 },
     Duel { carrier: Who, defender: Who, carrier_margin: i32, defender_margin: i32, dribbling: bool, outcome: String },
     Foul { by: Who, on: Who, penalty: bool },
     LooseBall { x: f64, y: f64 },

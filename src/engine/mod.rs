@@ -505,15 +505,24 @@ impl Match {
     }
 }
 
-/// The match, scored and summarised.
+/// The match, scored and summarised: `{"score": [home, away], "stats": {"home": …, "away": …}}`.
 #[derive(Debug, Clone, Serialize)]
 pub struct Summary {
     pub score: [u32; 2],
-    pub stats: [TeamStats; 2],
+    pub stats: SideStats,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SideStats {
+    pub home: TeamStats,
+    pub away: TeamStats,
 }
 
 impl Match {
     pub fn summary(&self) -> Summary {
-        Summary { score: self.state.score, stats: self.stats.clone() }
+        Summary {
+            score: self.state.score,
+            stats: SideStats { home: self.stats[0].clone(), away: self.stats[1].clone() },
+        }
     }
 }

@@ -1,0 +1,213 @@
+//! `microfut match` and `microfut replay` from the command line.
+
+mod common;
+use common::*;
+use std::fs;
+
+fn club_path(name: &str) -> String {
+    format!("{}/tests/fixtures/clubs/{name}.json", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn match_args(seed: &str) -> Vec<String> {
+    [
+        "match",
+        "--home",
+        &club_path("test_home"),
+        "--away",
+        &club_path("test_away"),
+        "--seed",
+        seed,
+        "--revision",
+        ENGINE_REVISION,
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+fn run_s(args: &[String]) -> std::process::Output {
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    run(&refs)
+}
+
+#[test]
+fn match_prints_score_and_statistics() {
+    let o = run_s(&match_args("1"));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    for row in [
+        "goals",
+        "shots",
+        "on target",
+        "sum of shot probabilities",
+        "passes completed / attempted",
+        "crosses",
+        "dribbles won / lost",
+        "tackles",
+        "interceptions",
+        "blocks",
+        "saves",
+        "fouls",
+        "possession %",
+        "distance covered (km)",
+        "mean stamina at full time",
+    ] {
+        assert!(out.contains(row), "missing row {row}:\n{out}");
+    }
+    let mut args = match_args("1");
+    args.push("--json".into());
+    let v: serde_json::Value = serde_json::from_slice(&run_s(&args).stdout).unwrap();
+    assert_eq!(v["score"].as_array().unwrap().len(), 2);
+    for side in ["home", "away"] {
+        for key in [
+            "goals",
+            "shots",
+            "on_target",
+            "shot_probability_sum",
+            "passes",
+            "passes_completed",
+            "crosses",
+            "dribbles_won",
+            "dribbles_lost",
+            "tackles",
+            "interceptions",
+            "blocks",
+            "saves",
+            "fouls",
+            "possession",
+            "distance_km",
+            "mean_stamina",
+        ] {
+            assert!(v["stats"][side].get(key).is_some(), "stats.{side}.{key}");
+        }
+    }
+    assert_eq!(v["score"][0], v["stats"]["home"]["goals"]);
+}
+
+#[test]
+fn a_run_replays_identically_and_a_tampered_one_does_not() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("run.json");
+    let mut args = match_args("7");
+    args.extend(["--out".into(), out.to_str().unwrap().into()]);
+    assert!(run_s(&args).status.success());
+    let r = run(&["replay", out.to_str().unwrap()]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    assert!(stdout(&r).starts_with("identical"));
+    let mut v: serde_json::Value = serde_json::from_slice(&fs::read(&out).unwrap()).unwrap();
+    for key in [
+        "ruleset",
+        "revision",
+        "fingerprint",
+        "engine_version",
+        "seed",
+        "home",
+        "away",
+        "intents",
+        "events",
+        "round_hashes",
+    ] {
+        assert!(v.get(key).is_some(), "run record lacks {key}");
+    }
+    v["round_hashes"][42] = serde_json::json!("00000000deadbeef");
+    let bad = tmp.path().join("bad.json");
+    fs::write(&bad, serde_json::to_vec(&v).unwrap()).unwrap();
+    let r = run(&["replay", bad.to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(1));
+    assert!(stderr(&r).contains("differs at round 42"), "{}", stderr(&r));
+}
+
+#[test]
+fn replay_refuses_a_run_whose_revision_is_missing_changed_or_for_another_engine() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("run.json");
+    let mut args = match_args("3");
+    args.extend(["--out".into(), out.to_str().unwrap().into()]);
+    assert!(run_s(&args).status.success());
+    let original: serde_json::Value = serde_json::from_slice(&fs::read(&out).unwrap()).unwrap();
+    let write = |f: &dyn Fn(&mut serde_json::Value)| {
+        let mut v = original.clone();
+        f(&mut v);
+        let p = tmp.path().join("edited.json");
+        fs::write(&p, serde_json::to_vec(&v).unwrap()).unwrap();
+        run(&["replay", p.to_str().unwrap()])
+    };
+    let missing = write(&|v| v["revision"] = serde_json::json!("0.9.9"));
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(stderr(&missing).contains("no revision 0.9.9"), "{}", stderr(&missing));
+    let changed = write(&|v| v["fingerprint"] = serde_json::json!("sha256:0000"));
+    assert_eq!(changed.status.code(), Some(2));
+    assert!(stderr(&changed).contains("cannot be replayed"), "{}", stderr(&changed));
+    // The same record against content whose revision requires another engine.
+    let (_t, content) = content_copy();
+    edit_json(&content.join("microfut").join(ENGINE_REVISION).join("manifest.json"), |m| {
+        m["engine"] = serde_json::json!(">=9.0.0")
+    });
+    let r = run(&["replay", out.to_str().unwrap(), "--content", content.to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(2));
+    assert!(stderr(&r).contains("requires engine >=9.0.0"), "{}", stderr(&r));
+    assert!(run(&["replay", "/nonexistent/run.json"]).status.code() == Some(2));
+}
+
+#[test]
+fn human_intents_from_a_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let intents = tmp.path().join("intents.json");
+    fs::write(&intents, r#"[{"kind": "pass", "target": 6}, {"kind": "shoot"}]"#).unwrap();
+    let out = tmp.path().join("run.json");
+    let mut args = match_args("4");
+    args.extend([
+        "--human".into(),
+        "home".into(),
+        "--intents".into(),
+        intents.to_str().unwrap().into(),
+        "--out".into(),
+        out.to_str().unwrap().into(),
+    ]);
+    let o = run_s(&args);
+    // The first intent must be among the candidates of the first decision, or it is refused.
+    if o.status.success() {
+        let r = run(&["replay", out.to_str().unwrap()]);
+        assert!(stdout(&r).starts_with("identical"), "{}", stderr(&r));
+    } else {
+        assert_eq!(o.status.code(), Some(2));
+        assert!(stderr(&o).contains("is not among the candidates"), "{}", stderr(&o));
+        assert!(!out.exists(), "nothing is written when an intent is refused");
+    }
+    fs::write(&intents, r#"[{"kind": "pass", "target": 99}]"#).unwrap();
+    let o = run_s(&args);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("intent at round") && stderr(&o).contains("pass #99"), "{}", stderr(&o));
+    fs::write(&intents, "not json").unwrap();
+    assert_eq!(run_s(&args).status.code(), Some(2));
+}
+
+#[test]
+fn bad_input_is_refused_with_a_clear_line() {
+    let refused = |args: Vec<String>, needle: &str| {
+        let o = run_s(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
+        assert!(stdout(&o).is_empty());
+    };
+    let mut a = match_args("1");
+    a[2] = "/nonexistent/club.json".into();
+    refused(a, "neither a file nor a sample club");
+    let tmp = tempfile::tempdir().unwrap();
+    let small = tmp.path().join("small.json");
+    let mut club: serde_json::Value = serde_json::from_slice(&fs::read(club_path("test_home")).unwrap()).unwrap();
+    club["squad"].as_array_mut().unwrap().truncate(9);
+    fs::write(&small, serde_json::to_vec(&club).unwrap()).unwrap();
+    let mut a = match_args("1");
+    a[4] = small.to_str().unwrap().into();
+    refused(a, "has 9 players; a match needs at least 11");
+    let mut a = match_args("1");
+    a[8] = "0.9.9".into();
+    refused(a, "no revision 0.9.9");
+    let mut a = match_args("1");
+    a[8] = "0.5.0".into();
+    refused(a, "which the match engine needs");
+    let mut a = match_args("1");
+    a.extend(["--human".into(), "visitors".into(), "--intents".into(), "x.json".into()]);
+    refused(a, "expected home or away");
+}
