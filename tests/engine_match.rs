@@ -22,11 +22,11 @@ fn a_match_is_ninety_minutes_of_rounds_with_a_result() {
     let full = rules.clock.halves as f64 * rules.clock.half_seconds / rules.clock.round_seconds;
     assert!(rounds > 0.6 * full && rounds <= full + 2.0, "{rounds} rounds of {full}");
     let s = m.stats();
-    for t in 0..2 {
-        assert_eq!(s[t].goals, m.score()[t]);
-        assert!(s[t].on_target <= s[t].shots && s[t].passes_completed <= s[t].passes);
-        assert!(s[t].goals <= s[t].on_target);
-        assert!((0.0..=100.0).contains(&s[t].mean_stamina));
+    for (t, st) in s.iter().enumerate() {
+        assert_eq!(st.goals, m.score()[t]);
+        assert!(st.on_target <= st.shots && st.passes_completed <= st.passes);
+        assert!(st.goals <= st.on_target);
+        assert!((0.0..=100.0).contains(&st.mean_stamina));
     }
     assert!((s[0].possession + s[1].possession - 100.0).abs() < 1e-9);
     let kinds: Vec<&str> = m
