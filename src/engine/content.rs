@@ -370,6 +370,70 @@ pub struct Rules {
     pub paces: [f64; 3],
     /// Exact duel odds by (carrier difficulty, defender difficulty), computed once.
     pub duels: DuelOdds,
+    /// What each margin means for passes and shots, and each difficulty for a reception,
+    /// tabulated once: the NPC's exact estimates sum over margins many times a match.
+    pub margins: Margins,
+}
+
+/// Content tables read by margin (or difficulty), tabulated over every value the dice can give.
+#[derive(Debug, Clone)]
+pub struct Margins {
+    lo: i32,
+    pass: Vec<(PassOutcome, f64, f64)>,
+    shot: Vec<ShotOutcome>,
+    /// P(a reception keeps the ball) by the control test's difficulty.
+    control_keep: Vec<f64>,
+}
+
+impl Margins {
+    fn new(
+        odds: &crate::dice::Odds,
+        pass: &Tagged<PassOutcome>,
+        q_int: &RangeTable,
+        shot: &Tagged<ShotOutcome>,
+        control: &Tagged<ControlOutcome>,
+    ) -> Margins {
+        let spec = odds.spec();
+        let (tmin, tmax) = (spec.min_total() as i32, spec.max_total() as i32);
+        // Margins run from (min total − max difficulty) to (max total − min difficulty); cover
+        // difficulties well beyond any clamp (values beyond read as the ends).
+        let lo = tmin - tmax - 10;
+        let hi = tmax - tmin + 10;
+        let mut p = Vec::new();
+        let mut sh = Vec::new();
+        for m in lo..=hi {
+            let x = m as f64;
+            p.push((pass.of(x), pass.value(x), q_int.value(x)));
+            sh.push(shot.of(x));
+        }
+        let control_keep = (lo..=hi)
+            .map(|d| {
+                odds.totals()
+                    .filter(|(t, _)| control.of((*t as i32 - d) as f64) != ControlOutcome::Loose)
+                    .map(|(_, pr)| pr.as_f64())
+                    .sum()
+            })
+            .collect();
+        Margins { lo, pass: p, shot: sh, control_keep }
+    }
+
+    fn at(&self, v: i32) -> usize {
+        (v - self.lo).clamp(0, self.pass.len() as i32 - 1) as usize
+    }
+
+    /// (outcome, Q_REC, Q_INT) of a pass or cross with this margin.
+    pub fn pass(&self, margin: i32) -> (PassOutcome, f64, f64) {
+        self.pass[self.at(margin)]
+    }
+
+    pub fn shot(&self, margin: i32) -> ShotOutcome {
+        self.shot[self.at(margin)]
+    }
+
+    /// Chance a reception with this difficulty keeps the ball (clean or a heavy touch).
+    pub fn control_keep(&self, difficulty: i32) -> f64 {
+        self.control_keep[self.at(difficulty)]
+    }
 }
 
 /// Exact probabilities of opposed tests, tabulated by both difficulties (they are small integers).
@@ -692,40 +756,46 @@ impl Rules {
             ],
         )?;
         let duels = DuelOdds::new(&r.odds, &tackle_outcome);
+        let pass_quality = Tagged::new(
+            r,
+            "pass_quality",
+            &[
+                ("exceptional", PassOutcome::OnTarget),
+                ("good", PassOutcome::OnTarget),
+                ("adequate", PassOutcome::OnTarget),
+                ("imprecise", PassOutcome::Imprecise),
+                ("misplaced", PassOutcome::Misplaced),
+            ],
+        )?;
+        let pass_q_int = r.need_range_table("pass_q_int", BY)?;
+        let control_outcome = Tagged::new(
+            r,
+            "control_outcome",
+            &[
+                ("clean", ControlOutcome::Clean),
+                ("heavy_touch", ControlOutcome::HeavyTouch),
+                ("loose", ControlOutcome::Loose),
+            ],
+        )?;
+        let shot_outcome = Tagged::new(
+            r,
+            "shot_outcome",
+            &[
+                ("on_target", ShotOutcome::OnTarget),
+                ("weak", ShotOutcome::Weak),
+                ("off_target", ShotOutcome::OffTarget),
+            ],
+        )?;
+        let margins = Margins::new(&r.odds, &pass_quality, &pass_q_int, &shot_outcome, &control_outcome);
         Ok(Rules {
             duels,
+            margins,
+            pass_quality,
+            pass_q_int,
+            control_outcome,
+            shot_outcome,
             pipes,
             slots,
-            pass_quality: Tagged::new(
-                r,
-                "pass_quality",
-                &[
-                    ("exceptional", PassOutcome::OnTarget),
-                    ("good", PassOutcome::OnTarget),
-                    ("adequate", PassOutcome::OnTarget),
-                    ("imprecise", PassOutcome::Imprecise),
-                    ("misplaced", PassOutcome::Misplaced),
-                ],
-            )?,
-            pass_q_int: r.need_range_table("pass_q_int", BY)?,
-            control_outcome: Tagged::new(
-                r,
-                "control_outcome",
-                &[
-                    ("clean", ControlOutcome::Clean),
-                    ("heavy_touch", ControlOutcome::HeavyTouch),
-                    ("loose", ControlOutcome::Loose),
-                ],
-            )?,
-            shot_outcome: Tagged::new(
-                r,
-                "shot_outcome",
-                &[
-                    ("on_target", ShotOutcome::OnTarget),
-                    ("weak", ShotOutcome::Weak),
-                    ("off_target", ShotOutcome::OffTarget),
-                ],
-            )?,
             save_outcome: Tagged::new(
                 r,
                 "save_outcome",

@@ -8,7 +8,7 @@
 //! (seed, round, player, candidate): estimating never draws a die.
 
 use super::Match;
-use super::content::{ControlOutcome, PassOutcome};
+use super::content::PassOutcome;
 use super::geometry::{V2, angle_between, to_segment};
 use super::log::{CandidateLog, Decision, Personality, StateSummary};
 use super::state::{Line, mix};
@@ -585,7 +585,7 @@ impl Match {
         let mut cache: Vec<(f64, f64, Vec<i32>, f64)> = Vec::new();
         for (total, p) in odds.totals() {
             let margin = total as i32 - difficulty;
-            let outcome = self.rules.pass_quality.of(margin as f64);
+            let (outcome, q_rec, q_int) = self.rules.margins.pass(margin);
             let reachable = match outcome {
                 PassOutcome::OnTarget => true,
                 PassOutcome::Imprecise => {
@@ -596,8 +596,7 @@ impl Match {
             if !reachable {
                 continue;
             }
-            let (q_int, q_rec) =
-                (self.rules.pass_q_int.value(margin as f64), self.rules.pass_quality.value(margin as f64));
+
             let entry = match cache.iter().position(|e| e.0 == q_int && e.1 == q_rec) {
                 Some(i) => i,
                 None => {
@@ -607,14 +606,7 @@ impl Match {
                         diffs.push(self.difficulty(o, pipes.interception));
                     }
                     self.set(r, s.q_rec, q_rec);
-                    let cd = self.difficulty(r, pipes.control);
-                    let control = odds
-                        .totals()
-                        .filter(|(ct, _)| {
-                            self.rules.control_outcome.of((*ct as i32 - cd) as f64) != ControlOutcome::Loose
-                        })
-                        .map(|(_, cp)| cp.as_f64())
-                        .sum::<f64>();
+                    let control = self.rules.margins.control_keep(self.difficulty(r, pipes.control));
                     cache.push((q_int, q_rec, diffs, control));
                     cache.len() - 1
                 }
@@ -722,10 +714,10 @@ impl Match {
         let mut block_cache: Vec<(f64, Vec<i32>)> = Vec::new();
         for (total, p) in odds.totals() {
             let margin = total as i32 - difficulty;
-            if self.rules.shot_outcome.of(margin as f64) == super::content::ShotOutcome::OffTarget {
+            if self.rules.margins.shot(margin) == super::content::ShotOutcome::OffTarget {
                 continue;
             }
-            let q_int = self.rules.pass_q_int.value(margin as f64);
+            let (_, _, q_int) = self.rules.margins.pass(margin);
             let entry = match block_cache.iter().position(|e| e.0 == q_int) {
                 Some(i) => i,
                 None => {
