@@ -7,6 +7,7 @@ mod odds;
 mod publish;
 mod render;
 mod resolve;
+mod sheet;
 mod validate;
 
 use clap::{Parser, Subcommand};
@@ -36,6 +37,12 @@ pub enum Command {
     Odds(odds::OddsArgs),
     /// Publish a draft revision: validate, fingerprint, mark published, record in catalog.json.
     Publish(publish::PublishArgs),
+    /// Show a player sheet: RES practical, characteristics, skills, the itemised XP ledger, the age cap and the band.
+    Sheet(sheet::SheetArgs),
+    /// Award raw XP to a sheet's channels: applied XP, support XP, levels bought under the age cap.
+    Train(sheet::TrainArgs),
+    /// Age a sheet: RES practical penalty, characteristics recalculated.
+    Age(sheet::AgeArgs),
 }
 
 /// A failure with its exit code.
@@ -88,5 +95,8 @@ pub fn run(cli: Cli) -> CliResult {
         Command::Resolve(a) => resolve::run(content, a),
         Command::Odds(a) => odds::run(content, a),
         Command::Publish(a) => publish::run(content, a),
+        Command::Sheet(a) => sheet::run_sheet(content, a),
+        Command::Train(a) => sheet::run_train(content, a),
+        Command::Age(a) => sheet::run_age(content, a),
     }
 }
