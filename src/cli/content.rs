@@ -27,6 +27,7 @@ pub fn meaning_check(rev: &Revision) -> Vec<Diagnostic> {
             }
             if let Ok(rs) = &compiled {
                 out.extend(crate::sheet::rules::content_check(rs));
+                out.extend(crate::club::rules::content_check(rs));
             }
             out
         }

@@ -1,6 +1,7 @@
 //! The `microfut` command line. Thin: it parses, calls the library, renders, and maps errors to
 //! exit codes (0 ok, 1 content problems found by `validate`, 2 usage or input errors).
 
+mod club;
 mod content;
 mod demo;
 mod odds;
@@ -43,6 +44,8 @@ pub enum Command {
     Train(sheet::TrainArgs),
     /// Age a sheet: RES practical penalty, characteristics recalculated.
     Age(sheet::AgeArgs),
+    /// Validate or generate clubs.
+    Club(club::ClubArgs),
 }
 
 /// A failure with its exit code.
@@ -98,5 +101,6 @@ pub fn run(cli: Cli) -> CliResult {
         Command::Sheet(a) => sheet::run_sheet(content, a),
         Command::Train(a) => sheet::run_train(content, a),
         Command::Age(a) => sheet::run_age(content, a),
+        Command::Club(a) => club::run(content, a),
     }
 }
