@@ -142,7 +142,10 @@ pub fn human_report(r: &ClubReport, rs: &crate::ruleset::Ruleset, lang: Lang) ->
         out.push_str(line.trim_end());
         out.push('\n');
     }
-    let lines: Vec<String> = r.lines.iter().map(|(l, n)| format!("{l} {n}")).collect();
+    let order: Vec<String> = roles.as_ref().map(|x| x.lines.iter().map(|l| l.id.clone()).collect()).unwrap_or_default();
+    let mut lines: Vec<(&String, &usize)> = r.lines.iter().collect();
+    lines.sort_by_key(|(l, _)| order.iter().position(|o| o == *l).unwrap_or(usize::MAX));
+    let lines: Vec<String> = lines.iter().map(|(l, n)| format!("{l} {n}")).collect();
     out.push_str(&format!("  lines: {}\n", lines.join(", ")));
     out.push_str(&format!(
         "  squad net cost {} of budget {} ({} left)\n",

@@ -424,7 +424,7 @@ fn human_outcome(sheet: &Sheet, o: &Outcome, r: &SheetRules, rs: &Ruleset, lang:
             thousands(h.cap)
         ));
     }
-    let mut rows = vec![vec![l("channel"), l("levels"), l("banked"), l("next_cost")]];
+    let mut rows = vec![vec![l("channel"), l("level"), l("banked"), l("next_cost")]];
     for (ch, s) in &o.channels {
         rows.push(vec![
             channel_label(rs, ch, lang),

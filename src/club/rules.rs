@@ -247,7 +247,7 @@ impl ClubRules {
         let s = &g.split;
         let total = s.structure + s.identity + s.eccentricity;
         if (total - 1.0).abs() > 1e-9 {
-            err("/generator/split".into(), format!("shares sum to {total}, not 1"));
+            err("/generator/split".into(), format!("shares sum to {}, not 1", (total * 1e9).round() / 1e9));
         }
         for (p, v) in [("personality", g.personality), ("player_personality", g.player_personality)] {
             if v[0] > v[1] {
@@ -420,7 +420,7 @@ impl ClubRules {
 
         let shares: f64 = g.eccentricities.iter().map(|e| e.share).sum();
         if !g.eccentricities.is_empty() && (shares - 1.0).abs() > 1e-9 {
-            err("/generator/eccentricities".into(), format!("shares sum to {shares}, not 1"));
+            err("/generator/eccentricities".into(), format!("shares sum to {}, not 1", (shares * 1e9).round() / 1e9));
         }
         for (i, e) in g.eccentricities.iter().enumerate() {
             let ep = format!("/generator/eccentricities/{i}");

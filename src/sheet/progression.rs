@@ -232,19 +232,46 @@ impl<'a> Trainer<'a> {
         Trait::all().into_iter().map(|t| t.id).collect()
     }
 
-    fn checked(&self, sheet: &Sheet) -> Result<Progression, ProgressionError> {
+    /// A session on a copy of a sheet: checked once, then any number of awards and birthdays,
+    /// and [`Session::finish`] gives the sheet back with its record. A season's thousands of
+    /// small awards go through one session.
+    pub fn session(&'a self, sheet: &Sheet) -> Result<Session<'a>, ProgressionError> {
         let problems = sheet.problems(self.rs)?;
         if !problems.is_empty() {
             return Err(ProgressionError::Sheet(problems));
         }
-        Progression::of(sheet)
+        let prog = Progression::of(sheet)?;
+        let recorded = prog
+            .history
+            .iter()
+            .filter_map(|e| match e {
+                Event::Capped { channel, next, age, .. } => Some((channel.clone(), *next, *age)),
+                _ => None,
+            })
+            .collect();
+        Ok(Session { trainer: self, sheet: sheet.clone(), prog, recorded })
     }
 
     /// Awards raw XP to channels, in order. On error the sheet is unchanged.
-    pub fn award(&self, sheet: &mut Sheet, awards: &[(String, Xp)]) -> Result<Outcome, ProgressionError> {
-        let mut prog = self.checked(sheet)?;
-        let mut work = sheet.clone();
-        let mut flows: Vec<(Trait, Option<String>, Xp)> = Vec::new();
+    pub fn award(&'a self, sheet: &mut Sheet, awards: &[(String, Xp)]) -> Result<Outcome, ProgressionError> {
+        let mut session = self.session(sheet)?;
+        let out = session.award(awards)?;
+        *sheet = session.finish();
+        Ok(out)
+    }
+
+    /// Ages a sheet: RES practical and characteristics follow, and banked XP the higher cap now
+    /// allows is paid. On error the sheet is unchanged.
+    pub fn age(&'a self, sheet: &mut Sheet, years: u32) -> Result<Ageing, ProgressionError> {
+        let mut session = self.session(sheet)?;
+        let out = session.age(years)?;
+        *sheet = session.finish();
+        Ok(out)
+    }
+
+    /// The raw XP flows of an award: each channel's own, then its support (document §15).
+    fn flows(&self, awards: &[(String, Xp)]) -> Result<Vec<(Trait, Option<String>, Xp)>, ProgressionError> {
+        let mut flows = Vec::new();
         for (name, amount) in awards {
             let t = Trait::named(name).ok_or_else(|| {
                 let known = Self::channels();
@@ -278,79 +305,7 @@ impl<'a> Trainer<'a> {
                 }
             }
         }
-        let mut given: BTreeMap<String, Xp> = BTreeMap::new();
-        for (name, amount) in awards {
-            let e = given.entry(name.clone()).or_default();
-            *e = e.checked_add(*amount)?;
-        }
-        prog.history.push(Event::Award { revision: self.revision.clone(), age: work.age, xp: given });
-        let mut out = Outcome::default();
-        let mut held = BTreeSet::new();
-        for (t, from, raw) in flows {
-            let flow = self.apply(&mut work, &mut prog, &t, raw, &mut out, &mut held)?;
-            out.flows.push(Flow { from, ..flow });
-            self.note_channel(&work, &prog, &t, &mut out);
-        }
-        prog.store(&mut work);
-        *sheet = work;
-        Ok(out)
-    }
-
-    /// Ages a sheet: RES practical and characteristics follow, and banked XP the higher cap now
-    /// allows is paid. On error the sheet is unchanged.
-    pub fn age(&self, sheet: &mut Sheet, years: u32) -> Result<Ageing, ProgressionError> {
-        let mut prog = self.checked(sheet)?;
-        if years == 0 {
-            return Err(ProgressionError::NoYears);
-        }
-        let to = sheet.age as u64 + years as u64;
-        let age_var = &self.rs.vars[self.rs.need_var("age", BY)?];
-        if (to as f64) > age_var.max {
-            return Err(ProgressionError::AgeOutOfScale {
-                from: sheet.age,
-                years,
-                to,
-                min: age_var.min,
-                max: age_var.max,
-            });
-        }
-        let mut work = sheet.clone();
-        let before = self.derived_values(&work)?;
-        let cap_before = self.xp.cap(work.age as f64);
-        work.age = to as u32;
-        let after = self.derived_values(&work)?;
-        let cap_after = self.xp.cap(work.age as f64);
-        let recalculated = diff(&before, &after);
-        let res = |m: &BTreeMap<String, i32>| m.get("res_practical").copied().unwrap_or(0);
-        prog.history.push(Event::Aged {
-            revision: self.revision.clone(),
-            from: sheet.age,
-            to: work.age,
-            cap_before,
-            cap_after,
-            recalculated: recalculated.clone(),
-        });
-        let mut settled = Outcome::default();
-        let mut held = BTreeSet::new();
-        let pending: Vec<String> = prog.channels.keys().cloned().collect();
-        for ch in pending {
-            if let Some(t) = Trait::named(&ch) {
-                self.settle(&mut work, &mut prog, &t, &mut settled, &mut held)?;
-                if settled.levels.iter().any(|l| l.channel == ch) {
-                    self.note_channel(&work, &prog, &t, &mut settled);
-                }
-            }
-        }
-        prog.store(&mut work);
-        *sheet = work;
-        Ok(Ageing {
-            from: sheet.age - years,
-            to: sheet.age,
-            res_practical: [res(&before), res(&after)],
-            cap: [cap_before, cap_after],
-            recalculated,
-            settled,
-        })
+        Ok(flows)
     }
 
     /// The applied XP the next level of a trait costs at `level`; `None` at the top.
@@ -373,38 +328,29 @@ impl<'a> Trainer<'a> {
         }
     }
 
-    fn apply(
-        &self,
-        work: &mut Sheet,
-        prog: &mut Progression,
-        t: &Trait,
-        raw: Xp,
-        out: &mut Outcome,
-        held: &mut BTreeSet<(String, i32)>,
-    ) -> Result<Flow, ProgressionError> {
+    fn apply(&self, s: &mut Session, t: &Trait, raw: Xp, out: &mut Outcome) -> Result<Flow, ProgressionError> {
         let mut flow = Flow { channel: t.id.clone(), from: None, raw, applied: Xp::ZERO, multipliers: Vec::new() };
-        {
-            let ch = prog.channels.entry(t.id.clone()).or_default();
-            ch.raw = ch.raw.checked_add(raw)?;
-        }
+        let ch = s.prog.channels.entry(t.id.clone()).or_default();
+        ch.raw = ch.raw.checked_add(raw)?;
         let mut remaining = raw;
         loop {
-            self.settle(work, prog, t, out, held)?;
+            self.settle(s, t, out)?;
             if remaining.is_zero() {
                 break;
             }
-            let level = t.level(work).unwrap_or(0);
-            let m = Xp::from_content(self.xp.multiplier(self.multiplier_level(work, t)?))?;
+            let level = t.level(&s.sheet).unwrap_or(0);
+            let m = Xp::from_content(self.xp.multiplier(self.multiplier_level(&s.sheet, t)?))?;
             if flow.multipliers.last() != Some(&m) {
                 flow.multipliers.push(m);
             }
-            let banked = prog.channels[&t.id].banked;
+            let banked = s.prog.channels[&t.id].banked;
             let need = match self.next_cost(t, level)? {
                 Some(cost) => cost.checked_sub(banked)?,
                 None => Xp::ZERO,
             };
-            // Pay the next level from this flow when it can and the cap allows; otherwise bank it all.
-            let take = if need.is_positive() && m.is_positive() && self.cap_allows(work, t, level) {
+            // Pay the next level from this flow when it can and the cap allows; otherwise bank it
+            // all at this level's multiplier.
+            let take = if need.is_positive() && m.is_positive() && self.cap_allows(&s.sheet, t, level) {
                 let raw_needed = need.checked_div(m)?;
                 (remaining >= raw_needed).then_some((raw_needed, need))
             } else {
@@ -416,11 +362,11 @@ impl<'a> Trainer<'a> {
             };
             remaining = remaining.checked_sub(used)?;
             flow.applied = flow.applied.checked_add(applied)?;
-            let ch = prog.channels.get_mut(&t.id).expect("created above");
+            let ch = s.prog.channels.get_mut(&t.id).expect("created above");
             ch.applied = ch.applied.checked_add(applied)?;
             ch.banked = ch.banked.checked_add(applied)?;
             if take.is_none() {
-                self.settle(work, prog, t, out, held)?;
+                self.settle(s, t, out)?;
                 break;
             }
         }
@@ -433,52 +379,49 @@ impl<'a> Trainer<'a> {
     }
 
     /// Pays levels from the channel's bank while it covers the next cost and the cap allows.
-    fn settle(
-        &self,
-        work: &mut Sheet,
-        prog: &mut Progression,
-        t: &Trait,
-        out: &mut Outcome,
-        held: &mut BTreeSet<(String, i32)>,
-    ) -> Result<(), ProgressionError> {
+    fn settle(&self, s: &mut Session, t: &Trait, out: &mut Outcome) -> Result<(), ProgressionError> {
         loop {
-            let level = t.level(work).unwrap_or(0);
+            let level = t.level(&s.sheet).unwrap_or(0);
             let Some(cost) = self.next_cost(t, level)? else { return Ok(()) };
-            let banked = prog.channels.get(&t.id).map(|c| c.banked).unwrap_or_default();
+            let banked = s.prog.channels.get(&t.id).map(|c| c.banked).unwrap_or_default();
             if banked < cost {
                 return Ok(());
             }
-            let cap = self.xp.cap(work.age as f64);
-            if !self.cap_allows(work, t, level) {
-                if held.insert((t.id.clone(), level + 1)) {
-                    let after = self.xp.totals(work).positive + self.xp.marginal(t, level).1;
-                    prog.history.push(Event::Capped {
+            let age = s.sheet.age;
+            let cap = self.xp.cap(age as f64);
+            if !self.cap_allows(&s.sheet, t, level) {
+                let after = self.xp.totals(&s.sheet).positive + self.xp.marginal(t, level).1;
+                let held = Held { channel: t.id.clone(), next: level + 1, cost, positive_xp_after: after, cap };
+                if !out.held.contains(&held) {
+                    out.held.push(held);
+                }
+                if s.recorded.insert((t.id.clone(), level + 1, age)) {
+                    s.prog.history.push(Event::Capped {
                         revision: self.revision.clone(),
-                        age: work.age,
+                        age,
                         channel: t.id.clone(),
                         next: level + 1,
                         cost,
                         positive_xp_after: after,
                         cap,
                     });
-                    out.held.push(Held { channel: t.id.clone(), next: level + 1, cost, positive_xp_after: after, cap });
                 }
                 return Ok(());
             }
-            let before = self.derived_values(work)?;
-            t.set_level(work, level + 1);
-            let after = self.derived_values(work)?;
+            let before = self.derived_values(&s.sheet)?;
+            t.set_level(&mut s.sheet, level + 1);
+            let after = self.derived_values(&s.sheet)?;
             let recalculated = diff(&before, &after);
-            let ch = prog.channels.get_mut(&t.id).expect("banked implies a channel");
+            let ch = s.prog.channels.get_mut(&t.id).expect("banked implies a channel");
             ch.banked = ch.banked.checked_sub(cost)?;
-            prog.history.push(Event::Level {
+            s.prog.history.push(Event::Level {
                 revision: self.revision.clone(),
-                age: work.age,
+                age,
                 channel: t.id.clone(),
                 from: level,
                 to: level + 1,
                 cost,
-                positive_xp: self.xp.totals(work).positive,
+                positive_xp: self.xp.totals(&s.sheet).positive,
                 cap,
                 recalculated: recalculated.clone(),
             });
@@ -496,6 +439,115 @@ impl<'a> Trainer<'a> {
     fn derived_values(&self, sheet: &Sheet) -> Result<BTreeMap<String, i32>, ProgressionError> {
         let values = sheet.values(self.rs).map_err(|e| ProgressionError::Sheet(vec![e]))?;
         Ok(self.derived.iter().map(|(id, slot)| (id.clone(), values.get(*slot) as i32)).collect())
+    }
+}
+
+/// Awards and birthdays applied to one sheet; see [`Trainer::session`].
+pub struct Session<'a> {
+    trainer: &'a Trainer<'a>,
+    sheet: Sheet,
+    prog: Progression,
+    /// (channel, next level, age) of every hold already in the history: recorded once.
+    recorded: BTreeSet<(String, i32, u32)>,
+}
+
+impl Session<'_> {
+    pub fn sheet(&self) -> &Sheet {
+        &self.sheet
+    }
+
+    pub fn progression(&self) -> &Progression {
+        &self.prog
+    }
+
+    /// The sheet with its progression record.
+    pub fn finish(mut self) -> Sheet {
+        self.prog.store(&mut self.sheet);
+        self.sheet
+    }
+
+    /// Runs `f` on the session, undoing everything it did if it fails.
+    fn atomic<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T, ProgressionError>) -> Result<T, ProgressionError> {
+        let (sheet, channels, len, recorded) =
+            (self.sheet.clone(), self.prog.channels.clone(), self.prog.history.len(), self.recorded.clone());
+        let r = f(self);
+        if r.is_err() {
+            self.sheet = sheet;
+            self.prog.channels = channels;
+            self.prog.history.truncate(len);
+            self.recorded = recorded;
+        }
+        r
+    }
+
+    /// Awards raw XP to channels, in order; on error the session is as before.
+    pub fn award(&mut self, awards: &[(String, Xp)]) -> Result<Outcome, ProgressionError> {
+        let t = self.trainer;
+        let flows = t.flows(awards)?;
+        self.atomic(|s| {
+            let mut given: BTreeMap<String, Xp> = BTreeMap::new();
+            for (name, amount) in awards {
+                let e = given.entry(name.clone()).or_default();
+                *e = e.checked_add(*amount)?;
+            }
+            s.prog.history.push(Event::Award { revision: t.revision.clone(), age: s.sheet.age, xp: given });
+            let mut out = Outcome::default();
+            for (tr, from, raw) in flows {
+                let flow = t.apply(s, &tr, raw, &mut out)?;
+                out.flows.push(Flow { from, ..flow });
+                t.note_channel(&s.sheet, &s.prog, &tr, &mut out);
+            }
+            Ok(out)
+        })
+    }
+
+    /// Adds years; on error the session is as before.
+    pub fn age(&mut self, years: u32) -> Result<Ageing, ProgressionError> {
+        let t = self.trainer;
+        if years == 0 {
+            return Err(ProgressionError::NoYears);
+        }
+        let from = self.sheet.age;
+        let to = from as u64 + years as u64;
+        let age_var = &t.rs.vars[t.rs.need_var("age", BY)?];
+        if (to as f64) > age_var.max {
+            return Err(ProgressionError::AgeOutOfScale { from, years, to, min: age_var.min, max: age_var.max });
+        }
+        self.atomic(|s| {
+            let before = t.derived_values(&s.sheet)?;
+            let cap_before = t.xp.cap(from as f64);
+            s.sheet.age = to as u32;
+            let after = t.derived_values(&s.sheet)?;
+            let cap_after = t.xp.cap(to as f64);
+            let recalculated = diff(&before, &after);
+            let res = |m: &BTreeMap<String, i32>| m.get("res_practical").copied().unwrap_or(0);
+            s.prog.history.push(Event::Aged {
+                revision: t.revision.clone(),
+                from,
+                to: s.sheet.age,
+                cap_before,
+                cap_after,
+                recalculated: recalculated.clone(),
+            });
+            let mut settled = Outcome::default();
+            let pending: Vec<String> = s.prog.channels.keys().cloned().collect();
+            for ch in pending {
+                if let Some(tr) = Trait::named(&ch) {
+                    t.settle(s, &tr, &mut settled)?;
+                    if settled.levels.iter().any(|l| l.channel == ch) {
+                        t.note_channel(&s.sheet, &s.prog, &tr, &mut settled);
+                    }
+                }
+            }
+            Ok(Ageing {
+                from,
+                to: s.sheet.age,
+                res_practical: [res(&before), res(&after)],
+                cap: [cap_before, cap_after],
+                recalculated,
+                settled,
+            })
+        })
     }
 }
 

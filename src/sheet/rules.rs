@@ -39,6 +39,7 @@ pub const LABEL_KEYS: &[&str] = &[
     "ledger",
     "item",
     "levels",
+    "level",
     "xp",
     "steps",
     "source",
