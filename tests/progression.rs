@@ -224,6 +224,6 @@ fn progression_needs_the_sheet_rules() {
     let e = Trainer::new(&rs).err().unwrap().to_string();
     assert_eq!(
         e,
-        "revision microfut 0.5.0 has no document with schema 'sheet_rules.schema.json', which the progression needs"
+        "revision microfut 0.5.0 has no document with schema 'sheet_rules.schema.json', which the progression needs; name a revision that has it with --revision"
     );
 }

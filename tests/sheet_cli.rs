@@ -328,6 +328,32 @@ fn validate_reports_broken_sheet_and_club_rules_with_pointers() {
     });
     let o = run(&["validate", "--content", content.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
+    // Commands refuse rules that fail their meaning check instead of building from them.
+    let dir = tempfile::tempdir().unwrap();
+    let out_file = dir.path().join("c.json");
+    let c = content.to_str().unwrap();
+    refused(
+        &[
+            "club",
+            "generate",
+            "--content",
+            c,
+            "--budget",
+            "modest",
+            "--seed",
+            "1",
+            "--out",
+            out_file.to_str().unwrap(),
+            "--revision",
+            "0.5.1",
+        ],
+        &["microfut/0.5.1/club_rules.json has 6 content error(s), first: ", "run `microfut validate`"],
+    );
+    assert!(!out_file.exists());
+    refused(
+        &["train", fixture("youth").to_str().unwrap(), "--xp", "passing=1", "--content", c, "--revision", "0.5.1"],
+        &["microfut/0.5.1/sheet_rules.json has 2 content error(s)"],
+    );
     let out = stdout(&o);
     for needle in [
         "microfut/0.5.1/club_rules.json#/generator/split: shares sum to 1.1, not 1",

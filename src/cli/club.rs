@@ -75,15 +75,11 @@ pub fn run(content: Option<&Path>, args: ClubArgs) -> CliResult {
     }
 }
 
-fn need_hint(e: impl std::fmt::Display) -> CliError {
-    CliError::input(format!("{e}; name a revision that has it with --revision"))
-}
-
 fn validate(content: Option<&Path>, args: ValidateArgs) -> CliResult {
     let catalog = load_catalog(content)?;
     let rs = super::content::microfut_ruleset(&catalog, args.revision.as_deref())?;
     let (club, schema) = Club::read(&args.club).map_err(file_error)?;
-    let report = club.validate(&rs, schema).map_err(need_hint)?;
+    let report = club.validate(&rs, schema).map_err(CliError::input)?;
     let file = args.club.display().to_string();
     if args.json {
         let v = serde_json::json!({ "file": file, "valid": report.is_valid(), "report": report });
@@ -107,15 +103,19 @@ pub fn human_report(r: &ClubReport, rs: &crate::ruleset::Ruleset, lang: Lang) ->
     let role_label = |id: &str| {
         roles.as_ref().and_then(|x| x.role(id)).map_or(id.to_string(), |x| label(&x.label, lang).to_string())
     };
+    let rules = crate::sheet::SheetRules::from_revision(&rs.revision).ok().flatten();
+    let l = |key: &str, fallback: &str| {
+        rules.as_ref().map_or(fallback.to_string(), |r| label(&r.label(key), lang).to_string())
+    };
     let mut out = format!("{} — {}   ({})\n", r.club, r.name, r.revision);
     let mut rows = vec![vec![
         "#".to_string(),
-        "name".into(),
-        "role".into(),
-        "age".into(),
-        "band".into(),
-        "net XP".into(),
-        "positive / cap".into(),
+        l("name", "name"),
+        l("role", "role"),
+        l("age", "age"),
+        l("band", "band"),
+        l("net_xp", "net XP"),
+        format!("{} / {}", l("positive_xp", "positive XP"), l("age_cap", "age cap")),
     ]];
     for p in &r.players {
         rows.push(vec![
@@ -123,7 +123,7 @@ pub fn human_report(r: &ClubReport, rs: &crate::ruleset::Ruleset, lang: Lang) ->
             p.name.clone(),
             role_label(&p.role),
             p.age.to_string(),
-            p.band.clone(),
+            p.band_label.as_ref().map_or(p.band.clone(), |b| label(b, lang).to_string()),
             thousands(p.net),
             format!("{} / {}", thousands(p.positive), thousands(p.cap)),
         ]);
@@ -173,7 +173,7 @@ fn parse_personality(text: &str) -> Result<ClubPersonality, CliError> {
 fn generate_cmd(content: Option<&Path>, args: GenerateArgs) -> CliResult {
     let catalog = load_catalog(content)?;
     let rs = super::content::microfut_ruleset(&catalog, args.revision.as_deref())?;
-    let rules = ClubRules::need(&rs, "the club generator").map_err(need_hint)?;
+    let rules = ClubRules::need(&rs, "the club generator").map_err(CliError::input)?;
     let budget = match args.budget.trim().parse::<u64>() {
         Ok(b) => b,
         Err(_) => rules.preset(args.budget.trim()).map(|p| p.xp).ok_or_else(|| {
@@ -196,7 +196,7 @@ fn generate_cmd(content: Option<&Path>, args: GenerateArgs) -> CliResult {
         id: args.id.clone(),
     };
     let club = generate(&rs, &req).map_err(CliError::input)?;
-    let report = club.validate(&rs, Vec::new()).map_err(need_hint)?;
+    let report = club.validate(&rs, Vec::new()).map_err(CliError::input)?;
     write_json(&args.out, &club)?;
     if args.json {
         let v = serde_json::json!({

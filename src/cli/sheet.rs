@@ -121,8 +121,7 @@ pub fn tidy(v: Value) -> Value {
 }
 
 fn rules(rs: &Ruleset) -> Result<SheetRules, CliError> {
-    SheetRules::need(rs, "the sheet view")
-        .map_err(|e| CliError::input(format!("{e}; name a revision that has it with --revision")))
+    SheetRules::need(rs, "the sheet view").map_err(CliError::input)
 }
 
 pub fn run_sheet(content: Option<&Path>, args: SheetArgs) -> CliResult {
@@ -166,8 +165,7 @@ pub fn run_train(content: Option<&Path>, args: TrainArgs) -> CliResult {
     let catalog = load_catalog(content)?;
     let rs = super::content::microfut_ruleset(&catalog, args.revision.as_deref())?;
     let awards = parse_awards(&args.xp)?;
-    let trainer =
-        Trainer::new(&rs).map_err(|e| CliError::input(format!("{e}; name a revision that has it with --revision")))?;
+    let trainer = Trainer::new(&rs).map_err(CliError::input)?;
     let (mut sheet, _) = checked_sheet(&rs, &args.sheet, false)?;
     let file = args.sheet.display().to_string();
     let outcome = trainer.award(&mut sheet, &awards).map_err(|e| CliError::input(format!("{file}: {e}")))?;
@@ -190,8 +188,7 @@ pub fn run_train(content: Option<&Path>, args: TrainArgs) -> CliResult {
 pub fn run_age(content: Option<&Path>, args: AgeArgs) -> CliResult {
     let catalog = load_catalog(content)?;
     let rs = super::content::microfut_ruleset(&catalog, args.revision.as_deref())?;
-    let trainer =
-        Trainer::new(&rs).map_err(|e| CliError::input(format!("{e}; name a revision that has it with --revision")))?;
+    let trainer = Trainer::new(&rs).map_err(CliError::input)?;
     let (mut sheet, _) = checked_sheet(&rs, &args.sheet, false)?;
     let file = args.sheet.display().to_string();
     let ageing = trainer.age(&mut sheet, args.years).map_err(|e| CliError::input(format!("{file}: {e}")))?;

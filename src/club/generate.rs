@@ -39,6 +39,8 @@ pub struct Request {
 pub enum GenerateError {
     #[error(transparent)]
     Missing(#[from] Missing),
+    #[error(transparent)]
+    Rules(#[from] crate::sheet::rules::RulesError),
     #[error("unknown identity '{id}'{hint} (identities: {known})")]
     UnknownIdentity { id: String, hint: String, known: String },
     #[error("personality {axis} = {value} is outside {lo}..{hi}")]

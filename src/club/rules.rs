@@ -3,6 +3,7 @@
 
 use crate::catalog::{Diagnostic, Labels, Revision, declared_schema};
 use crate::ruleset::{Missing, Ruleset};
+use crate::sheet::rules::RulesError;
 use crate::sheet::{Foot, Roles, SheetRules, Trait, TraitKind, XpRules};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -182,11 +183,18 @@ impl ClubRules {
         Ok(Some(rules))
     }
 
-    /// The rules a command needs, or a message naming the revision that lacks them.
-    pub fn need(rs: &Ruleset, needed_by: &'static str) -> Result<ClubRules, Missing> {
+    /// The rules a command needs, or a message naming the revision that lacks them (or the
+    /// first problem of rules that fail their meaning check).
+    pub fn need(rs: &Ruleset, needed_by: &'static str) -> Result<ClubRules, RulesError> {
+        let missing = || Missing { revision: rs.label(), what: "document with schema", name: SCHEMA.into(), needed_by };
         match ClubRules::from_revision(&rs.revision) {
-            Ok(Some(r)) => Ok(r),
-            _ => Err(Missing { revision: rs.label(), what: "document with schema", name: SCHEMA.into(), needed_by }),
+            Ok(Some(r)) => {
+                let problems = r.check(rs);
+                let file = r.file.clone();
+                RulesError::check(r, &file, problems)
+            }
+            Ok(None) => Err(missing().into()),
+            Err(d) => RulesError::check((), &rs.label(), d).and(Err(missing().into())),
         }
     }
 

@@ -6,6 +6,7 @@ use super::Club;
 use super::rules::ClubRules;
 use crate::catalog::Diagnostic;
 use crate::ruleset::{Missing, Ruleset};
+use crate::sheet::rules::RulesError;
 use crate::sheet::{Roles, SheetError, XpRules, merge, thousands};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -42,6 +43,7 @@ pub struct PlayerSummary {
     pub net: f64,
     pub cap: f64,
     pub band: String,
+    pub band_label: Option<crate::catalog::Labels>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -68,7 +70,7 @@ const BY: &str = "club validation";
 impl Club {
     /// Checks a club under a revision. `schema` holds problems the club file's schema found (see
     /// [`Club::read`]); they are merged with these checks so a field is reported once.
-    pub fn validate(&self, rs: &Ruleset, schema: Vec<Diagnostic>) -> Result<ClubReport, Missing> {
+    pub fn validate(&self, rs: &Ruleset, schema: Vec<Diagnostic>) -> Result<ClubReport, RulesError> {
         let rules = ClubRules::need(rs, BY)?;
         let roles = match Roles::from_revision(&rs.revision) {
             Ok(Some(r)) => r,
@@ -78,7 +80,8 @@ impl Club {
                     what: "document",
                     name: "roles.json".into(),
                     needed_by: BY,
-                });
+                }
+                .into());
             }
         };
         let xp = XpRules::from_ruleset(rs)?;
@@ -149,6 +152,7 @@ impl Club {
                 net: totals.net,
                 cap: xp.cap(s.age as f64),
                 band: xp.band(totals.net).tag,
+                band_label: xp.band(totals.net).label,
             });
         }
         let mut worn: BTreeMap<u32, usize> = BTreeMap::new();

@@ -107,6 +107,8 @@ mod whole {
 pub enum ProgressionError {
     #[error(transparent)]
     Missing(#[from] Missing),
+    #[error(transparent)]
+    Rules(#[from] super::rules::RulesError),
     /// The sheet is not valid under the revision; nothing was changed.
     #[error("{}", .0.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; "))]
     Sheet(Vec<SheetError>),

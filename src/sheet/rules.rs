@@ -67,6 +67,27 @@ pub const LABEL_KEYS: &[&str] = &[
     "recalculated",
 ];
 
+/// Rules a command needs from a revision: missing, or present but failing their meaning check.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RulesError {
+    #[error("{0}; name a revision that has it with --revision")]
+    Missing(#[from] Missing),
+    #[error("{file} has {count} content error(s), first: {first}; run `microfut validate`")]
+    Invalid { file: String, count: usize, first: String },
+}
+
+impl RulesError {
+    /// Refuses rules whose meaning check found problems.
+    pub fn check<T>(rules: T, file: &str, problems: Vec<Diagnostic>) -> Result<T, RulesError> {
+        match problems.first() {
+            None => Ok(rules),
+            Some(first) => {
+                Err(RulesError::Invalid { file: file.into(), count: problems.len(), first: first.to_string() })
+            }
+        }
+    }
+}
+
 /// The support-XP shares, as parameters of the revision (document §15).
 pub const SHARE_PARAMS: [&str; 3] = ["xp_support_attribute", "xp_support_characteristic", "xp_support_control"];
 
@@ -108,12 +129,18 @@ impl SheetRules {
         Ok(Some(rules))
     }
 
-    /// The rules a command needs, or a message naming the revision that lacks them.
-    pub fn need(rs: &Ruleset, needed_by: &'static str) -> Result<SheetRules, Missing> {
+    /// The rules a command needs, or a message naming the revision that lacks them (or the
+    /// first problem of rules that fail their meaning check).
+    pub fn need(rs: &Ruleset, needed_by: &'static str) -> Result<SheetRules, RulesError> {
         let missing = || Missing { revision: rs.label(), what: "document with schema", name: SCHEMA.into(), needed_by };
         match SheetRules::from_revision(&rs.revision) {
-            Ok(Some(r)) => Ok(r),
-            _ => Err(missing()),
+            Ok(Some(r)) => {
+                let problems = r.check(rs);
+                let file = r.file.clone();
+                RulesError::check(r, &file, problems)
+            }
+            Ok(None) => Err(missing().into()),
+            Err(d) => RulesError::check((), &rs.label(), d).and(Err(missing().into())),
         }
     }
 

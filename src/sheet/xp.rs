@@ -27,13 +27,13 @@ pub enum XpError {
     DivisionByZero,
 }
 
-fn gcd(mut a: i128, mut b: i128) -> i128 {
-    a = a.abs();
-    b = b.abs();
+fn gcd(a: i128, b: i128) -> i128 {
+    // Unsigned, so that i128::MIN cannot overflow an absolute value.
+    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
     while b != 0 {
         (a, b) = (b, a % b);
     }
-    a
+    i128::try_from(a).unwrap_or(i128::MAX)
 }
 
 impl Xp {
