@@ -98,7 +98,7 @@ fn sheet_in_portuguese_and_as_json() {
     for needle in [
         "Centroavante (striker)",
         "Razão de XP",
-        "XP positivo gasto  2,250",
+        "XP positivo gasto  2.250",
         "teto da idade (17)",
         "Faixa",
         "Violações: nenhuma",
@@ -159,7 +159,7 @@ fn bad_sheets_are_refused_field_by_field() {
 fn train_updates_the_sheet_and_records_the_season() {
     let (_d, path) = scratch("youth");
     let out = ok(&args(&["train", "--xp", "passing=400", "--xp", "speed=17/3"], &path));
-    assert!(has(&out, "passing direct 400 ×1.25 then ×1 then ×0.85 386"), "{out}");
+    assert!(has(&out, "passing direct 400 ×1.25 → ×1 → ×0.85 386"), "{out}");
     assert!(out.contains("Passing rose: 11 → 12 (cost 100)"), "{out}");
     assert!(out.contains(&format!("wrote {}", path.display())));
     let s = read(&path);

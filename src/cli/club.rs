@@ -1,7 +1,7 @@
 //! `microfut club validate` and `microfut club generate`.
 
 use super::render::{Lang, label};
-use super::sheet::{file_error, tidy, write_json};
+use super::sheet::{file_error, local, tidy, write_json};
 use super::{CliError, CliResult, load_catalog};
 use crate::club::generate::generate;
 use crate::club::{Club, ClubPersonality, ClubReport, ClubRules, Request};
@@ -124,8 +124,8 @@ pub fn human_report(r: &ClubReport, rs: &crate::ruleset::Ruleset, lang: Lang) ->
             role_label(&p.role),
             p.age.to_string(),
             p.band_label.as_ref().map_or(p.band.clone(), |b| label(b, lang).to_string()),
-            thousands(p.net),
-            format!("{} / {}", thousands(p.positive), thousands(p.cap)),
+            local(thousands(p.net), lang),
+            local(format!("{} / {}", thousands(p.positive), thousands(p.cap)), lang),
         ]);
     }
     let widths: Vec<usize> = (0..7).map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0)).collect();
@@ -149,9 +149,9 @@ pub fn human_report(r: &ClubReport, rs: &crate::ruleset::Ruleset, lang: Lang) ->
     out.push_str(&format!("  lines: {}\n", lines.join(", ")));
     out.push_str(&format!(
         "  squad net cost {} of budget {} ({} left)\n",
-        thousands(r.total_net),
-        thousands(r.budget as f64),
-        thousands(r.budget as f64 - r.total_net)
+        local(thousands(r.total_net), lang),
+        local(thousands(r.budget as f64), lang),
+        local(thousands(r.budget as f64 - r.total_net), lang)
     ));
     out
 }

@@ -133,7 +133,11 @@ pub fn run_sheet(content: Option<&Path>, args: SheetArgs) -> CliResult {
         let v = tidy(serde_json::to_value(&view).expect("serializes"));
         println!("{}", serde_json::to_string_pretty(&v).expect("serializes"));
     } else {
-        print!("{}", human_sheet(&view, &rules(&rs)?, args.lang));
+        let archetype = crate::club::ClubRules::from_revision(&rs.revision)
+            .ok()
+            .flatten()
+            .and_then(|c| c.archetype_label(&view.archetype).cloned());
+        print!("{}", human_sheet(&view, &rules(&rs)?, archetype.as_ref(), args.lang));
     }
     if view.problems.is_empty() {
         Ok(())
@@ -212,6 +216,21 @@ fn signed(x: f64) -> String {
     if x > 0.0 { format!("+{}", thousands(x)) } else { thousands(x) }
 }
 
+/// A number as people read it in the language: `25,900.5` in English, `25.900,5` in Portuguese.
+pub fn local(text: String, lang: Lang) -> String {
+    match lang {
+        Lang::En => text,
+        Lang::PtBr => text
+            .chars()
+            .map(|c| match c {
+                ',' => '.',
+                '.' => ',',
+                c => c,
+            })
+            .collect(),
+    }
+}
+
 /// Left-aligned columns, the last one free.
 fn table(rows: &[Vec<String>], right: &[usize]) -> String {
     let n = rows.iter().map(Vec::len).max().unwrap_or(0);
@@ -243,7 +262,7 @@ fn table(rows: &[Vec<String>], right: &[usize]) -> String {
     out
 }
 
-pub fn human_sheet(v: &SheetView, r: &SheetRules, lang: Lang) -> String {
+pub fn human_sheet(v: &SheetView, r: &SheetRules, archetype: Option<&Labels>, lang: Lang) -> String {
     let l = |k: &str| label(&r.label(k), lang).to_string();
     let lab = |x: &Labels| label(x, lang).to_string();
     let mut out = String::new();
@@ -267,7 +286,7 @@ pub fn human_sheet(v: &SheetView, r: &SheetRules, lang: Lang) -> String {
         ident.insert(0, format!("{}: {c}", l("club")));
     }
     ident.push(format!("{}: {foot}", l("foot")));
-    ident.push(format!("{}: {}", l("archetype"), v.archetype));
+    ident.push(format!("{}: {}", l("archetype"), archetype.map_or(v.archetype.clone(), &lab)));
     out.push_str(&format!("  {}\n\n", ident.join("   ")));
 
     out.push_str(&format!("{}\n", l("attributes")));
@@ -280,7 +299,7 @@ pub fn human_sheet(v: &SheetView, r: &SheetRules, lang: Lang) -> String {
         format!(
             "{} {} ({} {})   {}",
             l("age_penalty"),
-            signed(rp.age_penalty),
+            local(signed(rp.age_penalty), lang),
             l("age").to_lowercase(),
             v.age,
             rp.source
@@ -293,10 +312,10 @@ pub fn human_sheet(v: &SheetView, r: &SheetRules, lang: Lang) -> String {
     for c in &v.characteristics {
         rows.push(vec![
             lab(&c.label),
-            trim(c.base),
+            local(trim(c.base), lang),
             if c.training > 0 { format!("+{}", c.training) } else { c.training.to_string() },
             c.value.to_string(),
-            thousands(c.cost),
+            local(thousands(c.cost), lang),
         ]);
     }
     out.push_str(&table(&rows, &[1, 2, 3, 4]));
@@ -321,10 +340,10 @@ pub fn human_sheet(v: &SheetView, r: &SheetRules, lang: Lang) -> String {
     out.push_str(&format!("\n{}\n", l("ledger")));
     let mut rows = vec![vec![l("item"), l("levels"), l("xp"), l("steps"), l("source")]];
     for line in &lg.lines {
-        let steps: Vec<String> = line.steps.iter().map(|s| trim((s / line.factor).abs())).collect();
+        let steps: Vec<String> = line.steps.iter().map(|s| local(trim((s / line.factor).abs()), lang)).collect();
         let sign = if line.xp < 0.0 { "-" } else { "" };
         let steps = match (line.factor != 1.0, steps.len() > 1 && line.xp < 0.0) {
-            (true, _) => format!("{sign}{} × ({})", trim(line.factor), steps.join(" + ")),
+            (true, _) => format!("{sign}{} × ({})", local(trim(line.factor), lang), steps.join(" + ")),
             (false, true) => format!("-({})", steps.join(" + ")),
             (false, false) => format!("{sign}{}", steps.join(" + ")),
         };
@@ -333,21 +352,28 @@ pub fn human_sheet(v: &SheetView, r: &SheetRules, lang: Lang) -> String {
         } else {
             format!("{} → {}", line.from, line.to)
         };
-        rows.push(vec![lab(&line.label), levels, signed(line.xp), steps, line.sources.join(", ")]);
+        rows.push(vec![lab(&line.label), levels, local(signed(line.xp), lang), steps, line.sources.join(", ")]);
     }
     out.push_str(&table(&rows, &[2]));
     let mut rows = vec![
-        vec![l("positive_xp"), thousands(lg.positive)],
-        vec![l("credits"), thousands(lg.credits)],
-        vec![l("net_xp"), thousands(lg.net)],
+        vec![l("positive_xp"), local(thousands(lg.positive), lang)],
+        vec![l("credits"), local(thousands(lg.credits), lang)],
+        vec![l("net_xp"), local(thousands(lg.net), lang)],
     ];
     let anchors = lg
         .cap_anchors
-        .map(|a| format!("   ({} {} → {}, {} → {})", l("interpolated"), a[0], thousands(a[1]), a[2], thousands(a[3])))
+        .map(|a| {
+            let n = |x: f64| local(thousands(x), lang);
+            format!("   ({} {} → {}, {} → {})", l("interpolated"), a[0], n(a[1]), a[2], n(a[3]))
+        })
         .unwrap_or_default();
     rows.push(vec![
         format!("{} ({})", l("age_cap"), lg.age),
-        format!("{}   {}{anchors}", thousands(lg.cap), if lg.within_cap { l("within_cap") } else { l("over_cap") }),
+        format!(
+            "{}   {}{anchors}",
+            local(thousands(lg.cap), lang),
+            if lg.within_cap { l("within_cap") } else { l("over_cap") }
+        ),
     ]);
     let band = lg.band.label.as_ref().map_or(lg.band.tag.clone(), lab);
     rows.push(vec![l("band"), format!("{band} {}   {}", lg.band.range, lg.band_source)]);
@@ -387,8 +413,14 @@ fn human_outcome(sheet: &Sheet, o: &Outcome, r: &SheetRules, rs: &Ruleset, lang:
             Some(s) => format!("{} {s}", l("support")),
             None => l("direct"),
         };
-        let ms: Vec<String> = f.multipliers.iter().map(|m| format!("×{m}")).collect();
-        rows.push(vec![f.channel.clone(), from, f.raw.to_string(), ms.join(" then "), f.applied.to_string()]);
+        let ms: Vec<String> = f.multipliers.iter().map(|m| format!("×{}", local(m.to_string(), lang))).collect();
+        rows.push(vec![
+            f.channel.clone(),
+            from,
+            local(f.raw.to_string(), lang),
+            ms.join(" → "),
+            local(f.applied.to_string(), lang),
+        ]);
     }
     out.push_str(&table(&rows, &[2, 4]));
     for lv in &o.levels {
@@ -416,9 +448,9 @@ fn human_outcome(sheet: &Sheet, o: &Outcome, r: &SheetRules, rs: &Ruleset, lang:
             h.next,
             l("capped"),
             l("positive_xp"),
-            thousands(h.positive_xp_after),
+            local(thousands(h.positive_xp_after), lang),
             l("age_cap"),
-            thousands(h.cap)
+            local(thousands(h.cap), lang)
         ));
     }
     let mut rows = vec![vec![l("channel"), l("level"), l("banked"), l("next_cost")]];
@@ -426,8 +458,8 @@ fn human_outcome(sheet: &Sheet, o: &Outcome, r: &SheetRules, rs: &Ruleset, lang:
         rows.push(vec![
             channel_label(rs, ch, lang),
             s.level.to_string(),
-            s.banked.to_string(),
-            s.next_cost.map_or("—".into(), |c| c.to_string()),
+            local(s.banked.to_string(), lang),
+            s.next_cost.map_or("—".into(), |c| local(c.to_string(), lang)),
         ]);
     }
     out.push_str(&table(&rows, &[1, 2, 3]));
@@ -438,7 +470,8 @@ fn human_ageing(sheet: &Sheet, a: &Ageing, r: &SheetRules, rs: &Ruleset, lang: L
     let l = |k: &str| label(&r.label(k), lang).to_string();
     let mut out = format!("{} {}: {} → {}\n", sheet.name, l("aged"), a.from, a.to);
     out.push_str(&format!("  {}: {} → {}\n", l("res_practical"), a.res_practical[0], a.res_practical[1]));
-    out.push_str(&format!("  {}: {} → {}\n", l("age_cap"), thousands(a.cap[0]), thousands(a.cap[1])));
+    let n = |x: f64| local(thousands(x), lang);
+    out.push_str(&format!("  {}: {} → {}\n", l("age_cap"), n(a.cap[0]), n(a.cap[1])));
     for (k, [x, y]) in &a.recalculated {
         if k != "res_practical" {
             out.push_str(&format!("  {}: {x} → {y}\n", var_label(rs, k, lang)));

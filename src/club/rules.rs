@@ -211,6 +211,19 @@ impl ClubRules {
         self.budgets.iter().find(|b| b.id == id)
     }
 
+    /// The label of an archetype a generated sheet carries: a role archetype, an eccentricity or
+    /// a memorable combination.
+    pub fn archetype_label(&self, id: &str) -> Option<&Labels> {
+        let g = &self.generator;
+        g.profiles
+            .iter()
+            .flat_map(|p| p.archetypes.iter().map(|a| (&a.id, &a.label)))
+            .chain(g.eccentricities.iter().map(|e| (&e.id, &e.label)))
+            .chain(g.eccentricities.iter().flat_map(|e| e.combinations.iter().map(|c| (&c.id, &c.label))))
+            .find(|(i, _)| *i == id)
+            .map(|(_, l)| l)
+    }
+
     /// Meaning checks, with file and JSON pointer: every id resolves, every level is on its
     /// scale, every share adds up, and the structure can pass `club validate`.
     pub fn check(&self, rs: &Ruleset) -> Vec<Diagnostic> {
