@@ -12,7 +12,7 @@ pub mod xp;
 
 pub use check::{SheetFileError, hint as name_hint, merge, read_document, read_file, thousands};
 pub use ledger::{Ledger, LedgerLine, Trait, TraitKind, XpRules};
-pub use progression::{Progression, ProgressionError, Trainer};
+pub use progression::{Progression, ProgressionError, Session, Trainer};
 pub use roles::{Line, Role, Roles};
 pub use rules::SheetRules;
 pub use view::{SheetView, ViewError};
