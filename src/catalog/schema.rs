@@ -18,16 +18,35 @@ fn schemas() -> &'static Schemas {
     static S: OnceLock<Schemas> = OnceLock::new();
     S.get_or_init(|| {
         let mut validators = BTreeMap::new();
+        let registry = registry();
         for (name, bytes) in embedded_schemas() {
             let value: Value =
                 serde_json::from_slice(bytes).unwrap_or_else(|e| panic!("embedded schema {name} is not JSON: {e}"));
             let v = jsonschema::options()
                 .with_draft(jsonschema::Draft::Draft202012)
+                .with_registry(registry)
                 .build(&value)
                 .unwrap_or_else(|e| panic!("embedded schema {name} is invalid: {e}"));
             validators.insert(name.to_string(), v);
         }
         Schemas { validators }
+    })
+}
+
+/// Every embedded schema under its `$id`, so one schema may `$ref` another by relative file name
+/// (`club.schema.json` reuses `sheet.schema.json`), as editors resolve them beside each other.
+fn registry() -> &'static jsonschema::Registry<'static> {
+    static R: OnceLock<jsonschema::Registry<'static>> = OnceLock::new();
+    R.get_or_init(|| {
+        let resources = embedded_schemas().filter_map(|(_, bytes)| {
+            let value: Value = serde_json::from_slice(bytes).ok()?;
+            let id = value.get("$id").and_then(Value::as_str)?.to_string();
+            Some((id, value))
+        });
+        jsonschema::Registry::new()
+            .extend(resources)
+            .and_then(|b| b.prepare())
+            .unwrap_or_else(|e| panic!("embedded schemas do not form a registry: {e}"))
     })
 }
 

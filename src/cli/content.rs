@@ -26,12 +26,17 @@ pub fn meaning_check(rev: &Revision) -> Vec<Diagnostic> {
 fn ruleset_check(rev: &Revision) -> Vec<Diagnostic> {
     match rev.ruleset.as_str() {
         "microfut" => {
-            let mut out = match crate::ruleset::compile(rev) {
+            let compiled = crate::ruleset::compile(rev);
+            let mut out = match &compiled {
                 Ok(_) => Vec::new(),
-                Err(d) => d,
+                Err(d) => d.clone(),
             };
             if let Err(d) = crate::sheet::Roles::from_revision(rev) {
                 out.extend(d);
+            }
+            if let Ok(rs) = &compiled {
+                out.extend(crate::sheet::rules::content_check(rs));
+                out.extend(crate::club::rules::content_check(rs));
             }
             out
         }

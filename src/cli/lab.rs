@@ -14,9 +14,10 @@ use std::time::Instant;
 /// Rulesets with a lab simulator.
 const SIMULATED: &[&str] = &["microfut", "trilha"];
 
-/// The clubs Microfut's lab plays by default: two equal sample clubs.
-const DEFAULT_HOME: &str = "fixture_home";
-const DEFAULT_AWAY: &str = "fixture_away";
+/// The clubs Microfut's lab plays by default: two equal clubs (an established sample club
+/// against itself), as league averages are compared with.
+const DEFAULT_HOME: &str = "sociedade_esportiva_serra_azul";
+const DEFAULT_AWAY: &str = "sociedade_esportiva_serra_azul";
 
 #[derive(Debug, clap::Args)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]

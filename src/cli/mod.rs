@@ -1,6 +1,7 @@
 //! The `microfut` command line. Thin: it parses, calls the library, renders, and maps errors to
 //! exit codes (0 ok, 1 content problems found by `validate`, 2 usage or input errors).
 
+mod club;
 mod content;
 mod demo;
 mod lab;
@@ -10,6 +11,7 @@ mod publish;
 mod render;
 mod resolve;
 mod trilha;
+mod sheet;
 mod validate;
 
 use clap::{Parser, Subcommand};
@@ -47,6 +49,14 @@ pub enum Command {
     Lab(lab::LabArgs),
     /// Trilha do Mandacaru tools: the printable board.
     Trilha(trilha::TrilhaArgs),
+    /// Show a player sheet: RES practical, characteristics, skills, the itemised XP ledger, the age cap and the band.
+    Sheet(sheet::SheetArgs),
+    /// Award raw XP to a sheet's channels: applied XP, support XP, levels bought under the age cap.
+    Train(sheet::TrainArgs),
+    /// Age a sheet: RES practical penalty, characteristics recalculated.
+    Age(sheet::AgeArgs),
+    /// Validate or generate clubs.
+    Club(club::ClubArgs),
 }
 
 /// A failure with its exit code.
@@ -103,5 +113,9 @@ pub fn run(cli: Cli) -> CliResult {
         Command::Replay(a) => matchday::run_replay(content, a),
         Command::Lab(a) => lab::run(content, a),
         Command::Trilha(a) => trilha::run(content, a),
+        Command::Sheet(a) => sheet::run_sheet(content, a),
+        Command::Train(a) => sheet::run_train(content, a),
+        Command::Age(a) => sheet::run_age(content, a),
+        Command::Club(a) => club::run(content, a),
     }
 }

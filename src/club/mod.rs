@@ -1,7 +1,16 @@
 //! Clubs (rules document Part V): personality for NPC decisions, identity for development, a
 //! budget and a squad of sheets.
 
-use crate::sheet::Sheet;
+pub mod generate;
+pub mod rules;
+mod validate;
+
+pub use generate::{GenerateError, Request};
+pub use rules::ClubRules;
+pub use validate::{ClubProblem, ClubReport, PlayerSummary};
+
+use crate::catalog::Diagnostic;
+use crate::sheet::{Sheet, SheetFileError, read_document, read_file};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -41,6 +50,17 @@ impl Club {
     pub fn load(path: &Path) -> Result<Club, ClubError> {
         let text = std::fs::read(path).map_err(|source| ClubError::Io { path: path.display().to_string(), source })?;
         Self::parse(&text, &path.display().to_string())
+    }
+
+    /// Reads a club file checked against `club.schema.json`: the club, and the schema problems
+    /// that did not stop reading it (for [`Club::validate`]).
+    pub fn read(path: &Path) -> Result<(Club, Vec<Diagnostic>), SheetFileError> {
+        read_document(&read_file(path)?, &path.display().to_string(), "club.schema.json")
+    }
+
+    /// A club from a JSON value (the sample clubs embedded with the content).
+    pub fn from_value(value: serde_json::Value) -> Result<Club, serde_json::Error> {
+        serde_json::from_value(value)
     }
 
     pub fn parse(bytes: &[u8], name: &str) -> Result<Club, ClubError> {

@@ -2,9 +2,21 @@
 //! and player personality; and what a sheet means under a revision — the vocabulary values the
 //! pipelines read.
 
+mod check;
+pub mod ledger;
+pub mod progression;
 mod roles;
+pub mod rules;
+mod view;
+pub mod xp;
 
+pub use check::{SheetFileError, hint as name_hint, merge, read_document, read_file, thousands};
+pub use ledger::{Ledger, LedgerLine, Trait, TraitKind, XpRules};
+pub use progression::{Progression, ProgressionError, Session, Trainer};
 pub use roles::{Line, Role, Roles};
+pub use rules::SheetRules;
+pub use view::{SheetView, ViewError};
+pub use xp::Xp;
 
 use crate::ruleset::{InputError, Inputs, Ruleset};
 use serde::{Deserialize, Serialize};
@@ -73,9 +85,9 @@ pub struct Sheet {
     pub progression: serde_json::Value,
 }
 
-/// A problem with a sheet, located by JSON pointer.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("{pointer}: {message}")]
+/// A problem with a sheet, located by JSON pointer (empty for the sheet as a whole).
+#[derive(Debug, Clone, PartialEq, thiserror::Error, Serialize)]
+#[error("{}{message}", if pointer.is_empty() { String::new() } else { format!("{pointer}: ") })]
 pub struct SheetError {
     pub pointer: String,
     pub message: String,
