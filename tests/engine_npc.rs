@@ -8,11 +8,20 @@ use microfut::engine::geometry::V2;
 use microfut::engine::{Candidate, Kind, Match, Options, Step, Target};
 
 /// A match with every player moved out of the way — along the touchlines of the home half — so
-/// each test places only the players it is about.
+/// each test places only the players it is about. The away side keeps goal with an ordinary
+/// keeper (12 across the board): against an elite one a chance is, rightly, less dangerous.
 fn empty_scene() -> Match {
     let rules = engine_rules();
-    let mut m =
-        Match::new(rules, &fixture_club("test_home"), &fixture_club("test_away"), 1, Options::default()).unwrap();
+    let mut away = fixture_club("test_away");
+    for s in away.squad.iter_mut().filter(|s| s.role == "goalkeeper") {
+        for k in ["goalkeeping", "positioning"] {
+            s.skills.insert(k.into(), 12);
+        }
+        for a in ["dx", "iq"] {
+            s.attributes.insert(a.into(), 12);
+        }
+    }
+    let mut m = Match::new(rules, &fixture_club("test_home"), &away, 1, Options::default()).unwrap();
     for slot in 0..11 {
         let home = m.player_in_slot(0, slot).unwrap();
         let away = m.player_in_slot(1, slot).unwrap();

@@ -10,8 +10,8 @@ mod odds;
 mod publish;
 mod render;
 mod resolve;
-mod trilha;
 mod sheet;
+mod trilha;
 mod validate;
 
 use clap::{Parser, Subcommand};

@@ -57,6 +57,7 @@ impl Match {
             Some(_) => None,
             None => self
                 .opponents(t)
+                .filter(|&o| self.may_challenge(o, cpos))
                 .filter(|&o| self.state.players[o].pos.dist(cpos) <= reach)
                 .filter(|&o| !matches!(self.state.players[o].beaten_by, Some((b, r)) if b == c && r + 1 >= round))
                 .min_by(|&a, &b| {
@@ -84,7 +85,7 @@ impl Match {
         self.set_stamina(c);
         self.set_stamina(o);
         let (_, croll) = self.test(c, if moving { pipes.dribble } else { pipes.protection });
-        let (_, droll) = self.test(o, pipes.tackle);
+        let (_, droll) = self.test(o, self.tackle_pipe(o));
         let diff = droll.margin - croll.margin;
         let outcome = self.rules.tackle_outcome.of(diff as f64);
         let (cw, dw) = (self.who(c), self.who(o));
@@ -454,7 +455,7 @@ impl Match {
         let target_y = round2(self.frame(t, target).y);
         let penalty = self.penalty_kick;
         self.penalty_kick = false;
-        let shot_event = |outcome: &str| EventKind::Shot {
+        let shot_event = |outcome: &str, keeper: Option<super::events::KeeperTest>| EventKind::Shot {
             by: cw,
             distance,
             margin,
@@ -462,11 +463,12 @@ impl Match {
             header,
             target_y,
             outcome: outcome.into(),
+            keeper,
         };
         let compare = self.rules.params.block_rule != 0.0;
         if !penalty && let Some(b) = self.intercept(c, from, target, margin, true, compare) {
             self.stats[1 - t].blocks += 1;
-            self.event(shot_event("blocked"));
+            self.event(shot_event("blocked", None));
             let bw = self.who(b);
             self.event(EventKind::Block { by: bw, shooter: cw });
             let pr = self.rules.params;
@@ -477,7 +479,7 @@ impl Match {
         }
         let outcome = if res.possible { self.rules.shot_outcome.of(margin as f64) } else { ShotOutcome::OffTarget };
         if outcome == ShotOutcome::OffTarget {
-            self.event(shot_event("off_target"));
+            self.event(shot_event("off_target", None));
             let spot_f = V2::new(self.rules.params.goal_kick_spot_x, self.rules.pitch.goal_y);
             let spot = self.frame(1 - t, spot_f);
             let keeper = self.keeper(1 - t);
@@ -489,15 +491,20 @@ impl Match {
         let k = self.keeper(1 - t);
         self.prepare_keeper(k, c);
         self.set_scaled(k, self.rules.slots.shot_margin, margin as f64);
-        let (_, kroll) = self.test(k, self.rules.pipes.save);
+        let (kres, kroll) = self.test(k, self.rules.pipes.save);
+        let keeper = super::events::KeeperTest {
+            value: kres.value,
+            margin: kroll.margin,
+            position_error: round2(self.get(k, self.rules.slots.gk_position_error)),
+        };
         let saved = if self.rules.params.save_rule == 0.0 { kroll.success } else { kroll.margin > margin };
         if !saved {
-            self.event(shot_event("goal"));
+            self.event(shot_event("goal", Some(keeper)));
             self.goal(c);
             return;
         }
         self.stats[1 - t].saves += 1;
-        self.event(shot_event("saved"));
+        self.event(shot_event("saved", Some(keeper)));
         let kw = self.who(k);
         match self.rules.save_outcome.of(kroll.margin as f64) {
             SaveOutcome::Hold => {

@@ -371,6 +371,9 @@ impl Match {
                     (threat, (df.x - cf.x) / pitch.length, (1.0 - cand.success) * d)
                 }
             };
+            // The probability term: the exact chance of the shot's own test (document §33); for
+            // the other actions, the chance the ball is kept through them. A shot's goal chance
+            // is its threat.
             let probability = if cand.kind == Kind::Shoot { cand.probability } else { cand.success };
             let terms = [threat, probability, progression, -risk];
             let dot = |w: W| w.0.iter().zip(terms).map(|(a, b)| a * b).sum::<f64>();
@@ -495,7 +498,7 @@ impl Match {
             Some(o) => Some(o),
             None => self
                 .opponents(t)
-                .filter(|&o| self.state.players[o].line != Line::Goalkeeper)
+                .filter(|&o| self.may_challenge(o, dest))
                 .filter(|&o| {
                     let pl = &self.state.players[o];
                     pl.pos.dist(dest) <= reach + pl.inputs.get(self.rules.slots.r_sprint)
@@ -512,6 +515,18 @@ impl Match {
         let moving = dribbling || dest != self.state.players[c].pos;
         let (cv, dv) = self.duel_values(c, o, moving);
         self.keep_chance(cv, dv)
+    }
+
+    /// Who may challenge a carrier at `at`: outfield players anywhere, a keeper inside his box.
+    pub(super) fn may_challenge(&self, o: usize, at: V2) -> bool {
+        let pl = &self.state.players[o];
+        pl.line != Line::Goalkeeper || self.rules.pitch.in_own_box(self.frame(pl.team, at))
+    }
+
+    /// The test a defender challenges with: a keeper smothers with his hands (his claim test),
+    /// an outfield player tackles.
+    pub(super) fn tackle_pipe(&self, o: usize) -> usize {
+        if self.state.players[o].line == Line::Goalkeeper { self.rules.pipes.claim } else { self.rules.pipes.tackle }
     }
 
     /// A defender's choice (content `defending`): tackle when his chance of winning the ball is
@@ -539,7 +554,7 @@ impl Match {
         self.set_stamina(o);
         let pipes = self.rules.pipes;
         let cp = if moving { pipes.dribble } else { pipes.protection };
-        let v = (self.difficulty(c, cp), self.difficulty(o, pipes.tackle));
+        let v = (self.difficulty(c, cp), self.difficulty(o, self.tackle_pipe(o)));
         self.duel_cache.push((c, o, moving, v));
         v
     }
