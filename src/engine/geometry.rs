@@ -19,8 +19,10 @@ impl V2 {
     pub const fn new(x: f64, y: f64) -> V2 {
         V2 { x, y }
     }
+        /// Length. `sqrt` is exactly rounded by IEEE 754, so this is the same on every platform;
+    /// pitch coordinates cannot overflow, so `hypot`'s care is not needed.
     pub fn len(self) -> f64 {
-        libm::hypot(self.x, self.y)
+        (self.x * self.x + self.y * self.y).sqrt()
     }
     pub fn dist(self, o: V2) -> f64 {
         (self - o).len()

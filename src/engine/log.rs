@@ -1,12 +1,18 @@
 //! The NPC decision log (document §33): every field needed to audit a decision, kept in a ring
 //! buffer so it never grows past its retention; older decisions are counted, not kept.
 
-use serde::Serialize;
+use serde::{Serialize, Serializer};
+
+fn as_text<S: Serializer>(intent: &super::npc::Intent, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(intent)
+}
 
 #[derive(Debug, Clone, Serialize)]
 pub struct CandidateLog {
     pub kind: &'static str,
-    pub target: String,
+    /// Written as the intent a person would declare (`pass #9`, `carry 30°`).
+    #[serde(serialize_with = "as_text")]
+    pub target: super::npc::Intent,
     pub success_probability: f64,
     pub progression: f64,
     pub threat: f64,

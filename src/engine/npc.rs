@@ -470,7 +470,7 @@ impl Match {
                 .iter()
                 .map(|c| CandidateLog {
                     kind: c.kind.name(),
-                    target: c.intent().to_string(),
+                    target: c.intent(),
                     success_probability: c.probability,
                     progression: c.progression,
                     threat: c.threat,
