@@ -288,15 +288,18 @@ fn refused(args: &[&str], needle: &str) -> String {
 }
 
 #[test]
-fn microfut_has_no_simulator_yet() {
-    refused(&["lab", "microfut", "--matches", "10", "--seed", "1"], "the Microfut simulator is not registered yet");
+fn microfut_refuses_a_revision_without_match_content() {
+    refused(
+        &["lab", "microfut", "--matches", "10", "--seed", "1", "--revision", "0.5.0"],
+        "which the match engine needs",
+    );
 }
 
 #[test]
 fn unknown_ruleset() {
     refused(
         &["lab", "chess", "--games", "10", "--seed", "1"],
-        "unknown ruleset 'chess' (rulesets with a lab simulator: trilha)",
+        "unknown ruleset 'chess' (rulesets with a lab simulator: microfut, trilha)",
     );
 }
 

@@ -19,7 +19,7 @@ impl V2 {
     pub const fn new(x: f64, y: f64) -> V2 {
         V2 { x, y }
     }
-        /// Length. `sqrt` is exactly rounded by IEEE 754, so this is the same on every platform;
+    /// Length. `sqrt` is exactly rounded by IEEE 754, so this is the same on every platform;
     /// pitch coordinates cannot overflow, so `hypot`'s care is not needed.
     pub fn len(self) -> f64 {
         (self.x * self.x + self.y * self.y).sqrt()

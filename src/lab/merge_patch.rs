@@ -6,13 +6,40 @@
 
 use serde_json::{Map, Value};
 
-/// Applies `patch` to `target` in place, exactly as RFC 7386 §2 defines: an object patch merges
-/// key by key (`null` deletes), anything else replaces the target.
+/// Applies `patch` to `target` in place, as RFC 7386 §2 defines: an object patch merges key by
+/// key (`null` deletes), anything else replaces the target.
+///
+/// One extension, for content that lists identified items (`"params": [{"id": …}, …]`): an
+/// object patch applied to an array whose elements are all objects with a string `id` merges
+/// element by element — each patch key names an `id`; `null` removes that element, an unknown
+/// id appends one. RFC 7386 would replace such an array wholesale, which would make an overlay
+/// restate a whole document to change one number.
 pub fn apply(target: &mut Value, patch: &Value) {
     let Value::Object(patch) = patch else {
         *target = patch.clone();
         return;
     };
+    if let Value::Array(items) = target {
+        if !items.is_empty() && items.iter().all(|i| i.get("id").is_some_and(Value::is_string)) {
+            for (id, value) in patch {
+                let at = items.iter().position(|i| i["id"] == Value::String(id.clone()));
+                match (at, value.is_null()) {
+                    (Some(k), true) => {
+                        items.remove(k);
+                    }
+                    (Some(k), false) => apply(&mut items[k], value),
+                    (None, true) => {}
+                    (None, false) => {
+                        let mut item = Value::Object(Map::new());
+                        apply(&mut item, value);
+                        item["id"] = Value::String(id.clone());
+                        items.push(item);
+                    }
+                }
+            }
+            return;
+        }
+    }
     if !target.is_object() {
         *target = Value::Object(Map::new());
     }
@@ -61,6 +88,15 @@ mod tests {
         for (target, patch, expected) in cases {
             assert_eq!(applied(&target, &patch), expected, "patch {patch} on {target}");
         }
+    }
+
+    #[test]
+    fn arrays_of_identified_items_merge_by_id() {
+        let doc = json!({"params": [{"id": "a", "value": 1}, {"id": "b", "value": 2}]});
+        let out = applied(&doc, &json!({"params": {"b": {"value": 5}, "c": {"value": 9}, "a": null}}));
+        assert_eq!(out, json!({"params": [{"id": "b", "value": 5}, {"value": 9, "id": "c"}]}));
+        // Arrays of anything else still follow the RFC.
+        assert_eq!(applied(&json!({"x": [1, 2]}), &json!({"x": {"a": 1}})), json!({"x": {"a": 1}}));
     }
 
     #[test]

@@ -299,6 +299,9 @@ impl Report {
                     o.insert("against_fingerprint".into(), json!(f));
                 }
                 o.insert("simulations".into(), json!(r.simulations));
+                // Also every metric as {"mean", "ci95"} under "metrics" (with the other revision
+                // and the difference in A/B mode), the shape tools prefer.
+                let mut by_metric = Map::new();
                 for (m, values) in s.metrics.iter().zip(&r.metrics) {
                     let many = !m.parts.is_empty();
                     let pick = |f: &dyn Fn(&ValueEstimate) -> Value| -> Value {
@@ -312,12 +315,23 @@ impl Report {
                         ab.insert("against_ci95".into(), pick(&|v| ci(&v.arms[1])));
                         ab.insert("difference".into(), pick(&|v| num(v.difference.and_then(|d| d.value))));
                         ab.insert("difference_ci95".into(), pick(&|v| v.difference.as_ref().map_or(Value::Null, ci)));
+                        let mut entry = Map::new();
+                        entry.insert("mean".into(), ab["revision"].clone());
+                        entry.insert("ci95".into(), ab["revision_ci95"].clone());
+                        entry.insert("against".into(), ab["against"].clone());
+                        entry.insert("against_ci95".into(), ab["against_ci95"].clone());
+                        entry.insert("difference".into(), ab["difference"].clone());
+                        entry.insert("difference_ci95".into(), ab["difference_ci95"].clone());
+                        by_metric.insert(m.id.clone(), Value::Object(entry));
                         o.insert(m.id.clone(), Value::Object(ab));
                     } else {
-                        o.insert(m.id.clone(), pick(&|v| num(v.arms[0].value)));
-                        o.insert(format!("{}_ci95", m.id), pick(&|v| ci(&v.arms[0])));
+                        let (mean, interval) = (pick(&|v| num(v.arms[0].value)), pick(&|v| ci(&v.arms[0])));
+                        by_metric.insert(m.id.clone(), json!({"mean": mean, "ci95": interval}));
+                        o.insert(m.id.clone(), mean);
+                        o.insert(format!("{}_ci95", m.id), interval);
                     }
                 }
+                o.insert("metrics".into(), Value::Object(by_metric));
                 Value::Object(o)
             })
             .collect();
