@@ -19,26 +19,27 @@ pub fn apply(target: &mut Value, patch: &Value) {
         *target = patch.clone();
         return;
     };
-    if let Value::Array(items) = target {
-        if !items.is_empty() && items.iter().all(|i| i.get("id").is_some_and(Value::is_string)) {
-            for (id, value) in patch {
-                let at = items.iter().position(|i| i["id"] == Value::String(id.clone()));
-                match (at, value.is_null()) {
-                    (Some(k), true) => {
-                        items.remove(k);
-                    }
-                    (Some(k), false) => apply(&mut items[k], value),
-                    (None, true) => {}
-                    (None, false) => {
-                        let mut item = Value::Object(Map::new());
-                        apply(&mut item, value);
-                        item["id"] = Value::String(id.clone());
-                        items.push(item);
-                    }
+    if let Value::Array(items) = target
+        && !items.is_empty()
+        && items.iter().all(|i| i.get("id").is_some_and(Value::is_string))
+    {
+        for (id, value) in patch {
+            let at = items.iter().position(|i| i["id"] == Value::String(id.clone()));
+            match (at, value.is_null()) {
+                (Some(k), true) => {
+                    items.remove(k);
+                }
+                (Some(k), false) => apply(&mut items[k], value),
+                (None, true) => {}
+                (None, false) => {
+                    let mut item = Value::Object(Map::new());
+                    apply(&mut item, value);
+                    item["id"] = Value::String(id.clone());
+                    items.push(item);
                 }
             }
-            return;
         }
+        return;
     }
     if !target.is_object() {
         *target = Value::Object(Map::new());
