@@ -75,6 +75,27 @@ pub struct LabArgs {
 pub enum LabCommand {
     /// Combine the shard files of one `lab --shard` command into the table one machine would print.
     Merge(MergeArgs),
+    /// Measure the rules document's Appendix D facts and league averages on a Microfut revision;
+    /// each prints pass or fail with its figure (exit 1 when any fails).
+    Calibrate(CalibrateArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct CalibrateArgs {
+    /// The revision to measure (default: the newest published).
+    #[arg(long)]
+    pub revision: Option<String>,
+    /// The club to play against itself (default: the revision's reference club).
+    #[arg(long)]
+    pub club: Option<String>,
+    /// Matches per variant for the match-level facts.
+    #[arg(long, default_value_t = 200, value_parser = parse_count)]
+    pub matches: u64,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Print JSON instead of the table.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -109,8 +130,10 @@ fn lab_lang(l: Lang) -> lab::Lang {
 }
 
 pub fn run(content: Option<&Path>, args: LabArgs) -> CliResult {
-    if let Some(LabCommand::Merge(m)) = args.command {
-        return merge(m);
+    match args.command {
+        Some(LabCommand::Merge(m)) => return merge(m),
+        Some(LabCommand::Calibrate(c)) => return calibrate(content, c),
+        None => {}
     }
     let ruleset = args.ruleset.clone().expect("clap requires a ruleset");
     let catalog = load_catalog(content)?;
@@ -269,4 +292,49 @@ fn write_atomically(path: &Path, text: &str) -> CliResult {
         let _ = std::fs::remove_file(&tmp);
         fail(e)
     })
+}
+
+fn calibrate(content: Option<&Path>, args: CalibrateArgs) -> CliResult {
+    use crate::engine::calibrate::{Settings, Targets, calibrate};
+    let catalog = load_catalog(content)?;
+    let rules = crate::run::rules_for(&catalog, args.revision.as_deref()).map_err(CliError::input)?;
+    let targets = Targets::of(&rules).map_err(CliError::input)?;
+    let club = super::matchday::load_club(&catalog, args.club.as_deref().unwrap_or(&targets.reference_club))?;
+    let checks = calibrate(rules.clone(), &club, &targets, Settings { matches: args.matches, seed: args.seed })
+        .map_err(CliError::input)?;
+    let failed = checks.iter().filter(|c| !c.pass).count();
+    if args.json {
+        let v = serde_json::json!({
+            "revision": rules.rs.version.to_string(),
+            "fingerprint": rules.rs.fingerprint,
+            "club": club.id,
+            "matches": args.matches,
+            "seed": args.seed,
+            "checks": checks,
+            "passed": checks.len() - failed,
+            "failed": failed,
+        });
+        println!("{}", serde_json::to_string_pretty(&v).expect("serializes"));
+    } else {
+        println!(
+            "Calibration of {} ({}) · {} against itself · {} matches per variant · seed {}\n",
+            rules.rs.label(),
+            super::render::short(&rules.rs.fingerprint),
+            club.id,
+            args.matches,
+            args.seed
+        );
+        let w = checks.iter().map(|c| c.fact.chars().count()).max().unwrap_or(0);
+        for c in &checks {
+            println!(
+                "  {}  {:<w$}  {}  (target: {})",
+                if c.pass { "pass" } else { "FAIL" },
+                c.fact,
+                c.figure,
+                c.target
+            );
+        }
+        println!("\n{} of {} facts hold.", checks.len() - failed, checks.len());
+    }
+    if failed == 0 { Ok(()) } else { Err(CliError::Found(format!("{failed} calibration fact(s) fail"))) }
 }

@@ -7,6 +7,7 @@
 //! touch it.
 
 mod actions;
+pub mod calibrate;
 pub mod content;
 pub mod events;
 pub mod geometry;

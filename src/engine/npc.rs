@@ -420,6 +420,13 @@ impl Match {
         Some(pl.explain(&trace, &r))
     }
 
+    /// (chance of the strike's own test, chance of a goal) for player `p` shooting from where he
+    /// stands — against the keeper and any blocker where they stand. A projection: no die.
+    pub fn strike_chances(&mut self, p: usize, header: bool) -> (f64, f64) {
+        let pipe = if header { self.rules.pipes.header } else { self.rules.pipes.finishing };
+        self.strike_estimate(p, pipe)
+    }
+
     /// The NPC's choice: the best score (ties to the earlier candidate).
     pub(super) fn choose(&self) -> usize {
         let mut best = 0;
@@ -755,7 +762,12 @@ impl Match {
                 Some(b) => b,
                 None => {
                     self.set_scaled(keeper, s.shot_margin, margin as f64);
-                    let b = self.beat_keeper(margin, self.difficulty(keeper, self.rules.pipes.save));
+                    let save = self.estimate(keeper, self.rules.pipes.save);
+                    // A keeper who cannot reach the shot does not save it.
+                    let b = match save.difficulty.filter(|_| save.possible) {
+                        Some(d) => self.beat_keeper(margin, d),
+                        None => 1.0,
+                    };
                     keeper_cache[bin] = Some(b);
                     b
                 }
