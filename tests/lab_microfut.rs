@@ -1,0 +1,138 @@
+//! The match engine in the lab: the per-scenario metrics, determinism across threads, A/B
+//! between revisions, and the calibration report.
+
+mod common;
+use common::*;
+use serde_json::Value;
+
+fn lab(args: &[&str]) -> Value {
+    let o = run(args);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    serde_json::from_slice(&o.stdout).expect("JSON")
+}
+
+const BASE: &[&str] =
+    &["lab", "microfut", "--matches", "12", "--seed", "5", "--revision", ENGINE_REVISION, "--quiet", "--json"];
+
+#[test]
+fn reports_every_metric_with_its_interval_per_scenario() {
+    let v = lab(&[BASE, &["--scenario", "base,high_press"]].concat());
+    let scenarios = v["scenarios"].as_array().unwrap();
+    assert_eq!(scenarios.len(), 2);
+    for s in scenarios {
+        for m in [
+            "goals_per_match",
+            "shots_per_match",
+            "shots_on_target_share",
+            "pass_completion",
+            "shot_conversion",
+            "home_win_share",
+        ] {
+            let entry = &s["metrics"][m];
+            let mean = entry["mean"].as_f64().unwrap_or_else(|| panic!("{m} mean"));
+            let ci = entry["ci95"].as_array().unwrap();
+            assert!(ci[0].as_f64().unwrap() <= mean && mean <= ci[1].as_f64().unwrap(), "{m}: {entry}");
+        }
+        let shares: f64 = ["home_win_share", "draw_share", "away_win_share"]
+            .iter()
+            .map(|k| s["metrics"][k]["mean"].as_f64().unwrap())
+            .sum();
+        assert!((shares - 1.0).abs() < 1e-9);
+    }
+}
+
+#[test]
+fn same_command_same_numbers_whatever_the_threads() {
+    let one = run(&[BASE, &["--scenario", "base", "--threads", "1"]].concat());
+    let two = run(&[BASE, &["--scenario", "base", "--threads", "2"]].concat());
+    assert!(one.status.success() && two.status.success(), "{}", stderr(&one));
+    assert_eq!(one.stdout, two.stdout);
+}
+
+#[test]
+fn a_b_runs_two_revisions_on_the_same_seeds() {
+    let (_tmp, content) = content_copy();
+    let c = content.to_str().unwrap();
+    let draft = content.join("microfut/0.5.9");
+    copy_dir(&content.join("microfut").join(ENGINE_REVISION), &draft);
+    edit_json(&draft.join("manifest.json"), |m| {
+        m["version"] = serde_json::json!("0.5.9");
+        m["status"] = serde_json::json!("draft");
+    });
+    // Keepers saving far more in the draft.
+    edit_json(&draft.join("params.json"), |p| {
+        for x in p["params"].as_array_mut().unwrap() {
+            if x["id"] == "save_rule" {
+                x["value"] = serde_json::json!(0);
+            }
+        }
+    });
+    edit_json(&draft.join("tables.json"), |t| {
+        for x in t["tables"].as_array_mut().unwrap() {
+            if x["id"] == "gk_reaction" {
+                for b in x["bins"].as_array_mut().unwrap() {
+                    b["value"] = serde_json::json!(2);
+                }
+            }
+        }
+    });
+    let v = lab(&[
+        "lab",
+        "microfut",
+        "--matches",
+        "16",
+        "--seed",
+        "2",
+        "--revision",
+        ENGINE_REVISION,
+        "--against",
+        "0.5.9",
+        "--scenario",
+        "base",
+        "--quiet",
+        "--json",
+        "--content",
+        c,
+    ]);
+    let goals = &v["scenarios"][0]["metrics"]["goals_per_match"];
+    // difference = revision − against: the draft's keepers, with more time, concede fewer.
+    let d = goals["difference"].as_f64().unwrap();
+    assert!(d > 0.0 && goals["against"].as_f64().unwrap() < goals["mean"].as_f64().unwrap(), "{goals}");
+    assert!(goals["difference_ci95"].as_array().unwrap().len() == 2);
+}
+
+#[test]
+fn calibrate_reports_each_fact_with_its_figure() {
+    let o = run(&["lab", "calibrate", "--revision", ENGINE_REVISION, "--matches", "40", "--json"]);
+    let v: Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let checks = v["checks"].as_array().unwrap();
+    let ids: Vec<&str> = checks.iter().map(|c| c["id"].as_str().unwrap()).collect();
+    for id in [
+        "pass_distance",
+        "pass_free_short",
+        "pass_interceptor",
+        "finishing_close_vs_far",
+        "open_goal",
+        "sprint_with_ball",
+        "exhaustion_order",
+        "league_goals",
+        "league_shots",
+        "league_pass_completion",
+        "league_conversion",
+        "keeper_levels",
+        "dribbling_levels",
+        "tackling_levels",
+        "same_seed",
+        "share_of_18s",
+    ] {
+        assert!(ids.contains(&id), "missing {id}");
+    }
+    for c in checks {
+        assert!(!c["figure"].as_str().unwrap().is_empty());
+    }
+    // The facts that do not depend on sample size hold on the shipped revision.
+    for c in checks.iter().filter(|c| !c["id"].as_str().unwrap().starts_with("league_")) {
+        assert_eq!(c["pass"], true, "{c}");
+    }
+    assert_eq!(o.status.code(), Some(if v["failed"] == 0 { 0 } else { 1 }));
+}
