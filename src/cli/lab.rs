@@ -14,11 +14,6 @@ use std::time::Instant;
 /// Rulesets with a lab simulator.
 const SIMULATED: &[&str] = &["microfut", "trilha"];
 
-/// The clubs Microfut's lab plays by default: two equal clubs (an established sample club
-/// against itself), as league averages are compared with.
-const DEFAULT_HOME: &str = "sociedade_esportiva_serra_azul";
-const DEFAULT_AWAY: &str = "sociedade_esportiva_serra_azul";
-
 #[derive(Debug, clap::Args)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct LabArgs {
@@ -140,8 +135,22 @@ pub fn run(content: Option<&Path>, args: LabArgs) -> CliResult {
     match ruleset.as_str() {
         "trilha" => run_with(&TrilhaSimulator, &catalog, args),
         "microfut" => {
-            let home = super::matchday::load_club(&catalog, args.home.as_deref().unwrap_or(DEFAULT_HOME))?;
-            let away = super::matchday::load_club(&catalog, args.away.as_deref().unwrap_or(DEFAULT_AWAY))?;
+            // By default two equal clubs: the revision's reference club against itself.
+            let reference = || -> Result<String, CliError> {
+                let rules = crate::run::rules_for(&catalog, args.revision.as_deref()).map_err(CliError::input)?;
+                let targets = crate::engine::calibrate::Targets::of(&rules).map_err(CliError::input)?;
+                Ok(targets.reference_club)
+            };
+            let home = match &args.home {
+                Some(h) => h.clone(),
+                None => reference()?,
+            };
+            let away = match &args.away {
+                Some(a) => a.clone(),
+                None => home.clone(),
+            };
+            let (home, away) =
+                (super::matchday::load_club(&catalog, &home)?, super::matchday::load_club(&catalog, &away)?);
             run_with(&crate::engine::MatchSimulator { home, away }, &catalog, args)
         }
         other if catalog.rulesets.contains_key(other) => Err(CliError::input(format!(

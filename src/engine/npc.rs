@@ -686,6 +686,7 @@ impl Match {
             [Some(a), Some(b)] => self.rules.duels.win(a, b),
         };
         let keep = p_cross * win;
+
         // Where the best header of the attacking side would head from, if he wins it.
         let goal = match header {
             Some((_, h)) if keep > 0.0 => {
