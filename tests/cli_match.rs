@@ -138,14 +138,26 @@ fn replay_refuses_a_run_whose_revision_is_missing_changed_or_for_another_engine(
     let changed = write(&|v| v["fingerprint"] = serde_json::json!("sha256:0000"));
     assert_eq!(changed.status.code(), Some(2));
     assert!(stderr(&changed).contains("cannot be replayed"), "{}", stderr(&changed));
-    // The same record against content whose revision requires another engine.
+    // A record pinned to a revision that requires another engine (a draft copy for engine 9).
     let (_t, content) = content_copy();
-    edit_json(&content.join("microfut").join(ENGINE_REVISION).join("manifest.json"), |m| {
-        m["engine"] = serde_json::json!(">=9.0.0")
+    let draft = content.join("microfut/0.9.0");
+    copy_dir(&content.join("microfut").join(ENGINE_REVISION), &draft);
+    edit_json(&draft.join("manifest.json"), |m| {
+        m["version"] = serde_json::json!("0.9.0");
+        m["status"] = serde_json::json!("draft");
+        m["engine"] = serde_json::json!(">=9.0.0");
     });
-    let r = run(&["replay", out.to_str().unwrap(), "--content", content.to_str().unwrap()]);
+    let catalog = microfut::catalog::Catalog::load(&microfut::catalog::ContentTree::from_dir(&content).unwrap());
+    let fingerprint = catalog.rulesets["microfut"].revisions[&semver::Version::new(0, 9, 0)].fingerprint.clone();
+    let mut v = original.clone();
+    v["revision"] = serde_json::json!("0.9.0");
+    v["fingerprint"] = serde_json::json!(fingerprint);
+    let future = tmp.path().join("future.json");
+    fs::write(&future, serde_json::to_vec(&v).unwrap()).unwrap();
+    let r = run(&["replay", future.to_str().unwrap(), "--content", content.to_str().unwrap()]);
     assert_eq!(r.status.code(), Some(2));
-    assert!(stderr(&r).contains("requires engine >=9.0.0"), "{}", stderr(&r));
+    let err = stderr(&r);
+    assert!(err.contains("requires engine >=9.0.0") && err.contains("this is engine"), "{err}");
     assert!(run(&["replay", "/nonexistent/run.json"]).status.code() == Some(2));
 }
 

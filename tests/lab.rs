@@ -532,7 +532,7 @@ fn bad_input_writes_nothing() {
         &["lab", "trilha", "--games", "0", "--seed", "1", "--csv", c],
         &["lab", "trilha", "--games", "10", "--seed", "1", "--shard", "2/2", "--out", s],
         &["lab", "trilha", "--games", "10", "--seed", "1", "--revision", "9.9.9", "--shard", "0/2", "--out", s],
-        &["lab", "microfut", "--matches", "10", "--seed", "1", "--csv", c],
+        &["lab", "microfut", "--matches", "10", "--seed", "1", "--revision", "0.5.0", "--csv", c],
     ];
     for args in cases {
         let o = run(args);

@@ -314,7 +314,13 @@ fn club_generate_is_deterministic_and_refuses_cleanly() {
 #[test]
 fn validate_reports_broken_sheet_and_club_rules_with_pointers() {
     let (_tmp, content) = content_copy();
-    let rev = content.join("microfut/0.5.1");
+    // 0.5.1 is published (immutable): break a draft copy of it.
+    let rev = content.join("microfut/0.5.9");
+    copy_dir(&content.join("microfut/0.5.1"), &rev);
+    edit_json(&rev.join("manifest.json"), |m| {
+        m["version"] = json!("0.5.9");
+        m["status"] = json!("draft");
+    });
     edit_json(&rev.join("club_rules.json"), |c| {
         c["generator"]["split"]["identity"] = json!(0.25);
         c["generator"]["structure"][0]["role"] = json!("sweeper");
@@ -345,24 +351,24 @@ fn validate_reports_broken_sheet_and_club_rules_with_pointers() {
             "--out",
             out_file.to_str().unwrap(),
             "--revision",
-            "0.5.1",
+            "0.5.9",
         ],
-        &["microfut/0.5.1/club_rules.json has 6 content error(s), first: ", "run `microfut validate`"],
+        &["microfut/0.5.9/club_rules.json has 6 content error(s), first: ", "run `microfut validate`"],
     );
     assert!(!out_file.exists());
     refused(
-        &["train", fixture("youth").to_str().unwrap(), "--xp", "passing=1", "--content", c, "--revision", "0.5.1"],
-        &["microfut/0.5.1/sheet_rules.json has 2 content error(s)"],
+        &["train", fixture("youth").to_str().unwrap(), "--xp", "passing=1", "--content", c, "--revision", "0.5.9"],
+        &["microfut/0.5.9/sheet_rules.json has 2 content error(s)"],
     );
     let out = stdout(&o);
     for needle in [
-        "microfut/0.5.1/club_rules.json#/generator/split: shares sum to 1.1, not 1",
-        "microfut/0.5.1/club_rules.json#/generator/structure/0/role: 'sweeper' is not a role of roles.json",
-        "microfut/0.5.1/club_rules.json#/generator/profiles/0/base/goalkeeping: 19 is outside 3..18",
-        "microfut/0.5.1/club_rules.json#/generator/identities/0/favours/shooting: 'shooting' is not an attribute, characteristic or skill",
-        "microfut/0.5.1/club_rules.json#/generator/structure: the structure has 2 player(s) in line 'goalkeeper', fewer than the 4 a squad needs",
-        "microfut/0.5.1/sheet_rules.json#/skills/1/attribute: 'agility' is not an attribute (st, dx, iq, res)",
-        "microfut/0.5.1/sheet_rules.json#/labels: missing label 'credits'",
+        "microfut/0.5.9/club_rules.json#/generator/split: shares sum to 1.1, not 1",
+        "microfut/0.5.9/club_rules.json#/generator/structure/0/role: 'sweeper' is not a role of roles.json",
+        "microfut/0.5.9/club_rules.json#/generator/profiles/0/base/goalkeeping: 19 is outside 3..18",
+        "microfut/0.5.9/club_rules.json#/generator/identities/0/favours/shooting: 'shooting' is not an attribute, characteristic or skill",
+        "microfut/0.5.9/club_rules.json#/generator/structure: the structure has 2 player(s) in line 'goalkeeper', fewer than the 4 a squad needs",
+        "microfut/0.5.9/sheet_rules.json#/skills/1/attribute: 'agility' is not an attribute (st, dx, iq, res)",
+        "microfut/0.5.9/sheet_rules.json#/labels: missing label 'credits'",
     ] {
         assert!(out.contains(needle), "expected '{needle}' in:\n{out}");
     }
