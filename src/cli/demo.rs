@@ -57,6 +57,38 @@ pub fn run(content: Option<&Path>, args: DemoArgs) -> CliResult {
 
     let p = Odds::new(DiceSpec::D3D6).success(8);
     println!("\n3. The old roll-under target 13 is difficulty 8 now: P(3d6 ≥ 8) = {p} = {:.2}%.", p.as_f64() * 100.0);
+
+    // A whole match between two sample clubs, when the revision carries the match engine's content.
+    match crate::run::rules_for(&catalog, args.revision.as_deref()) {
+        Ok(rules) => {
+            let home = super::matchday::load_club(&catalog, "esporte_clube_mandacaru")?;
+            let away = super::matchday::load_club(&catalog, "sociedade_esportiva_serra_azul")?;
+            let mut m = crate::engine::Match::new(rules, &home, &away, 2026, crate::engine::Options::default())
+                .map_err(super::CliError::input)?;
+            m.run();
+            let (s, score) = (m.stats(), m.score());
+            println!(
+                "\n4. A match, every play resolved like the ones above ({} rounds, seed 2026):\n",
+                m.round_hashes().len()
+            );
+            println!("   {} {} – {} {}", home.name, score[0], score[1], away.name);
+            println!(
+                "   shots {}–{}, on target {}–{}, passes completed {:.0}%–{:.0}%, possession {:.0}%–{:.0}%",
+                s[0].shots,
+                s[1].shots,
+                s[0].on_target,
+                s[1].on_target,
+                100.0 * s[0].pass_completion(),
+                100.0 * s[1].pass_completion(),
+                s[0].possession,
+                s[1].possession
+            );
+            println!(
+                "   (microfut match --home esporte_clube_mandacaru --away sociedade_esportiva_serra_azul --seed 2026)"
+            );
+        }
+        Err(e) => println!("\n(no match: {e})"),
+    }
     println!(
         "\nTry: microfut resolve pass --set dx=14 --set passing=15 --set control=13 --set st=11 --set kicking=12 \\"
     );
