@@ -1,10 +1,12 @@
 //! A full match with NPC decisions on both sides: the established sample club against itself,
-//! with the decision log at its default retention, and without it for comparison.
+//! with the decision log at its default retention, and without it for comparison; and the lab
+//! playing 40 such matches on one core and on all cores, to show how matches scale with cores.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use microfut::catalog::{Catalog, ContentTree};
 use microfut::club::Club;
-use microfut::engine::{Match, Options};
+use microfut::engine::{Match, MatchSimulator, Options};
+use microfut::lab::{self, Request, Shard};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -44,5 +46,29 @@ fn full_match(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, full_match);
+fn lab_matches(threads: usize, club: &Club) -> impl FnMut() {
+    let catalog = Catalog::load(&ContentTree::embedded());
+    let rev = catalog.revision("microfut", None).unwrap().clone();
+    let sim = MatchSimulator { home: club.clone(), away: club.clone() };
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+    let only_base = ["base".to_string()];
+    move || {
+        let req = Request { revision: &rev, against: None, scenarios: &only_base, simulations: 40, seed: 1 };
+        let prepared = lab::prepare(&sim, &req).unwrap();
+        black_box(pool.install(|| lab::run(&sim, &prepared, Shard::ALL, &|_| {})));
+    }
+}
+
+fn lab_scaling(c: &mut Criterion) {
+    let (_, club) = setup();
+    let mut g = c.benchmark_group("microfut_lab");
+    g.sample_size(10).measurement_time(Duration::from_secs(15));
+    let mut one = lab_matches(1, &club);
+    g.bench_function("40_matches_one_core", |b| b.iter(&mut one));
+    let mut all = lab_matches(rayon::current_num_threads(), &club);
+    g.bench_function("40_matches_all_cores", |b| b.iter(&mut all));
+    g.finish();
+}
+
+criterion_group!(benches, full_match, lab_scaling);
 criterion_main!(benches);

@@ -157,9 +157,16 @@ pub fn prepare<S: Simulator>(sim: &S, req: &Request) -> Result<Prepared<S::Rules
     Ok(Prepared { identity, scenarios: prepared })
 }
 
-/// Simulations handed to a thread at a time: large enough that scheduling costs nothing, small
-/// enough to balance two cores and move the progress bar. It does not affect results.
-const CHUNK: u64 = 1024;
+/// Simulations handed to a thread at a time: large enough that scheduling costs nothing (a
+/// Trilha game takes ~0.1 µs), and at least `MIN_CHUNKS` pieces per scenario so that slow
+/// simulations (a Microfut match takes ~30 ms) still spread over every core and move the progress
+/// bar. Accumulators are exact integers, so the chunking does not affect results.
+const MAX_CHUNK: u64 = 1024;
+const MIN_CHUNKS: u64 = 64;
+
+fn chunk_size(simulations: u64) -> u64 {
+    (simulations / MIN_CHUNKS).clamp(1, MAX_CHUNK)
+}
 
 /// Runs this shard's slice of every scenario in parallel and returns one exact accumulator per
 /// scenario. Simulation `i` of scenario `s` always gets the dice `Dice::derived(seed,
@@ -172,7 +179,8 @@ pub fn run<S: Simulator>(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Vec<Accumulator> {
     let range = shard.range(p.identity.simulations);
-    let chunks = (range.end - range.start).div_ceil(CHUNK);
+    let chunk = chunk_size(range.end - range.start);
+    let chunks = (range.end - range.start).div_ceil(chunk);
     let total = chunks * p.scenarios.len() as u64;
     let seed = p.identity.seed;
     let zero = || p.scenarios.iter().map(|s| Accumulator::new(&s.layout)).collect::<Vec<_>>();
@@ -184,8 +192,8 @@ pub fn run<S: Simulator>(
             |(mut accs, mut obs, mut label), item| {
                 let s = (item / chunks) as usize;
                 let arms = &p.scenarios[s];
-                let lo = range.start + (item % chunks) * CHUNK;
-                let hi = (lo + CHUNK).min(range.end);
+                let lo = range.start + (item % chunks) * chunk;
+                let hi = (lo + chunk).min(range.end);
                 let per_arm = arms.layout.slots_per_arm;
                 obs.resize(arms.layout.observation_len(), 0);
                 label.clear();
