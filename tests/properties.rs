@@ -124,3 +124,59 @@ fn a_free_short_pass_is_very_reliable_and_an_interceptor_on_the_line_makes_it_wo
     let (i, _) = resolve(&rs, "interception", &[&interceptor[..], &[("q_int", 1.0)]].concat());
     assert!(r.chance() * (1.0 - i.chance()) < r.chance() - 0.2);
 }
+
+/// `resolve_each` must be `resolve`, bit for bit, for every value of the swept slot: the NPC's
+/// pass estimates rely on it, and recorded matches replay through them.
+fn each_matches_resolve(rs: &Ruleset, values: &[f64], sweep: &[f64]) -> Result<(), TestCaseError> {
+    let base = with(rs, values, &[]);
+    for p in &rs.pipelines {
+        for &slot in &p.inputs {
+            let v = &rs.vars[slot];
+            let lo = if v.min.is_finite() { v.min } else { -50.0 };
+            let hi = if v.max.is_finite() { v.max } else { lo.max(0.0) + 60.0 };
+            let points: Vec<f64> = sweep
+                .iter()
+                .map(|f| lo + f * (hi - lo))
+                .map(|x| if v.integer { x.round().clamp(lo, hi) } else { x })
+                .collect();
+            let mut swept = base.clone();
+            let mut got = Vec::new();
+            p.resolve_each(&mut swept, slot, &points, |k, r| got.push((k, r)));
+            prop_assert_eq!(got.len(), points.len());
+            for (k, r) in got {
+                let mut one = base.clone();
+                one.set(slot, points[k]);
+                let want = p.resolve(&one);
+                let same = r.value.to_bits() == want.value.to_bits()
+                    && r.raw.to_bits() == want.raw.to_bits()
+                    && r.difficulty == want.difficulty
+                    && r.probability == want.probability
+                    && r.possible == want.possible
+                    && r.blocked_by == want.blocked_by;
+                prop_assert!(same, "{} swept over {} at {}: {:?} vs {:?}", p.id, v.id, points[k], r, want);
+            }
+            prop_assert_eq!(swept.get(slot).to_bits(), points.last().unwrap().to_bits(), "slot left at the last value");
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn resolving_each_value_of_a_slot_is_resolving_each_alone(
+        values in arb_inputs(&ruleset("0.5.1")),
+        sweep in proptest::collection::vec(0.0f64..=1.0, 1..6),
+    ) {
+        each_matches_resolve(&ruleset("0.5.1"), &values, &sweep)?;
+    }
+
+    #[test]
+    fn resolving_each_value_holds_for_the_baseline_too(
+        values in arb_inputs(&baseline()),
+        sweep in proptest::collection::vec(0.0f64..=1.0, 1..6),
+    ) {
+        each_matches_resolve(&baseline(), &values, &sweep)?;
+    }
+}

@@ -601,46 +601,68 @@ impl Match {
         self.set_orientation(r, from);
         self.set_stamina(r);
         let compare = pr.interception_rule != 0.0;
-        let odds = self.rules.rs.odds.clone();
-        let mut keep = 0.0;
-        // Interceptor and receiver difficulties depend on the margin only through Q_INT and Q_REC.
-        let mut cache: Vec<(f64, f64, Vec<i32>, f64)> = Vec::new();
+        let rules = self.rules.clone();
+        let odds = &rules.rs.odds;
+        // The reachable margins, and the distinct (Q_INT, Q_REC) pairs they give, in order of
+        // first appearance: interceptor and receiver difficulties depend on the margin only
+        // through these.
+        let mut reachable: Vec<(i32, f64, usize)> = Vec::with_capacity(16);
+        let mut pairs: Vec<(f64, f64)> = Vec::with_capacity(4);
         for (total, p) in odds.totals() {
             let margin = total as i32 - difficulty;
-            let (outcome, q_rec, q_int) = self.rules.margins.pass(margin);
-            let reachable = match outcome {
+            let (outcome, q_rec, q_int) = rules.margins.pass(margin);
+            let within = match outcome {
                 PassOutcome::OnTarget => true,
                 PassOutcome::Imprecise => {
                     pr.pass_imprecise_per_margin * margin.unsigned_abs() as f64 <= 2.0 * pr.loose_reach
                 }
                 PassOutcome::Misplaced => false,
             };
-            if !reachable {
+            if !within {
                 continue;
             }
-
-            let entry = match cache.iter().position(|e| e.0 == q_int && e.1 == q_rec) {
+            let entry = match pairs.iter().position(|e| e.0 == q_int && e.1 == q_rec) {
                 Some(i) => i,
                 None => {
-                    let mut diffs = Vec::with_capacity(on_line.len());
-                    for &(o, _) in &on_line {
-                        self.set(o, s.q_int, q_int);
-                        diffs.push(self.difficulty(o, pipes.interception));
-                    }
-                    self.set(r, s.q_rec, q_rec);
-                    let control = self.rules.margins.control_keep(self.difficulty(r, pipes.control));
-                    cache.push((q_int, q_rec, diffs, control));
-                    cache.len() - 1
+                    pairs.push((q_int, q_rec));
+                    pairs.len() - 1
                 }
             };
-            let (_, _, diffs, control) = &cache[entry];
+            reachable.push((margin, p.as_f64(), entry));
+        }
+        if pairs.is_empty() {
+            return (p_pass, 0.0);
+        }
+        let q_ints: Vec<f64> = pairs.iter().map(|e| e.0).collect();
+        let q_recs: Vec<f64> = pairs.iter().map(|e| e.1).collect();
+        // diffs[entry * n + i]: interceptor i's difficulty at that pair's Q_INT.
+        let n = on_line.len();
+        let mut diffs = vec![0i32; pairs.len() * n];
+        let interception = &rules.rs.pipelines[pipes.interception];
+        for (i, &(o, _)) in on_line.iter().enumerate() {
+            interception.resolve_each(&mut self.state.players[o].inputs, s.q_int, &q_ints, |k, res| {
+                diffs[k * n + i] = res.difficulty.expect("the engine's action pipelines are checked at load");
+            });
+        }
+        let mut control = vec![0.0; pairs.len()];
+        rules.rs.pipelines[pipes.control].resolve_each(
+            &mut self.state.players[r].inputs,
+            s.q_rec,
+            &q_recs,
+            |k, res| {
+                let d = res.difficulty.expect("the engine's action pipelines are checked at load");
+                control[k] = rules.margins.control_keep(d);
+            },
+        );
+        let mut keep = 0.0;
+        for (margin, p, entry) in reachable {
             let mut through = 1.0;
-            for &od in diffs {
+            for &od in &diffs[entry * n..(entry + 1) * n] {
                 // The interceptor fails when his margin does not beat the pass (or his test fails).
                 let needs = if compare { od + margin + 1 } else { od };
                 through *= 1.0 - odds.success(needs).as_f64();
             }
-            keep += p.as_f64() * through * control;
+            keep += p * through * control[entry];
         }
         (p_pass, keep)
     }

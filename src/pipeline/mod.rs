@@ -83,21 +83,57 @@ impl Pipeline {
     /// Evaluates without recording anything. Allocation-free.
     #[inline]
     pub fn resolve(&self, inputs: &Inputs) -> Resolution {
-        self.run::<false>(inputs, &mut Vec::new())
+        self.run::<false, false>(inputs, &mut Vec::new(), &mut [0.0; MAX_LOCALS], usize::MAX)
     }
 
     /// Evaluates and records one entry per stage into `trace` (cleared first).
     pub fn resolve_traced(&self, inputs: &Inputs, trace: &mut Vec<Entry>) -> Resolution {
         trace.clear();
-        self.run::<true>(inputs, trace)
+        self.run::<true, false>(inputs, trace, &mut [0.0; MAX_LOCALS], usize::MAX)
     }
 
-    #[inline(always)]
-    fn run<const TRACE: bool>(&self, inputs: &Inputs, trace: &mut Vec<Entry>) -> Resolution {
+    /// Resolves once per value of the input `slot`, the other inputs as given, and hands each
+    /// resolution to `each` with the value's index; `slot` is left at the last value. Each
+    /// result is `resolve`'s for that value, bit for bit — the same stages add up in the same
+    /// order — but stages that do not depend on `slot` are evaluated only for the first value.
+    /// (The NPC weighs a pass at every quality its margin may give the interceptors and the
+    /// receiver: one slot, a handful of values, a long pipeline.)
+    pub fn resolve_each(
+        &self,
+        inputs: &mut Inputs,
+        slot: usize,
+        values: &[f64],
+        mut each: impl FnMut(usize, Resolution),
+    ) {
         let mut locals = [0.0f64; MAX_LOCALS];
+        for (k, &v) in values.iter().enumerate() {
+            inputs.set(slot, v);
+            let r = if k == 0 {
+                self.run::<false, false>(inputs, &mut Vec::new(), &mut locals, slot)
+            } else {
+                self.run::<false, true>(inputs, &mut Vec::new(), &mut locals, slot)
+            };
+            each(k, r);
+        }
+    }
+
+    /// With `REUSE`, `locals` already holds the amounts of a run on the same inputs except
+    /// `slot`, and stages that do not depend on `slot` keep them.
+    #[inline(always)]
+    fn run<const TRACE: bool, const REUSE: bool>(
+        &self,
+        inputs: &Inputs,
+        trace: &mut Vec<Entry>,
+        locals: &mut [f64; MAX_LOCALS],
+        slot: usize,
+    ) -> Resolution {
+        let keeps = |s: &crate::ruleset::Stage| REUSE && s.depends_on.binary_search(&slot).is_err();
         let iv = inputs.values.as_slice();
         for (i, s) in self.lets.iter().enumerate() {
-            let v = s.expr.eval(&Frame { inputs: iv, locals: &locals });
+            if keeps(s) {
+                continue;
+            }
+            let v = s.expr.eval(&Frame { inputs: iv, locals });
             locals[s.local] = v;
             if TRACE {
                 trace.push(Entry { part: Part::Let(i as u16), amount: v, input: None, after: v });
@@ -106,7 +142,7 @@ impl Pipeline {
         let mut possible = true;
         let mut blocked_by = None;
         for (i, r) in self.requires.iter().enumerate() {
-            let ok = r.cond.holds(&Frame { inputs: iv, locals: &locals });
+            let ok = r.cond.holds(&Frame { inputs: iv, locals });
             if !ok && possible {
                 possible = false;
                 blocked_by = Some(i);
@@ -120,22 +156,32 @@ impl Pipeline {
                 });
             }
         }
-        let base = self.base.expr.eval(&Frame { inputs: iv, locals: &locals });
-        locals[self.base.local] = base;
+        let base = if keeps(&self.base) {
+            locals[self.base.local]
+        } else {
+            let b = self.base.expr.eval(&Frame { inputs: iv, locals });
+            locals[self.base.local] = b;
+            b
+        };
         let mut v = base;
         if TRACE {
-            let input = self.base.probe.as_ref().map(|p| p.eval(&Frame { inputs: iv, locals: &locals }));
+            let input = self.base.probe.as_ref().map(|p| p.eval(&Frame { inputs: iv, locals }));
             trace.push(Entry { part: Part::Base, amount: base, input, after: v });
         }
         for (i, m) in self.modifiers.iter().enumerate() {
-            let a = m.expr.eval(&Frame { inputs: iv, locals: &locals });
-            locals[m.local] = a;
+            let a = if keeps(m) {
+                locals[m.local]
+            } else {
+                let a = m.expr.eval(&Frame { inputs: iv, locals });
+                locals[m.local] = a;
+                a
+            };
             v = match m.op {
                 Op::Add => v + a,
                 Op::Mul => v * a,
             };
             if TRACE {
-                let input = m.probe.as_ref().map(|p| p.eval(&Frame { inputs: iv, locals: &locals }));
+                let input = m.probe.as_ref().map(|p| p.eval(&Frame { inputs: iv, locals }));
                 trace.push(Entry { part: Part::Modifier(i as u16), amount: a, input, after: v });
             }
         }
@@ -148,7 +194,7 @@ impl Pipeline {
             trace.push(Entry { part: Part::Clamp, amount: value - raw, input: None, after: value });
         }
         locals[self.value_local] = value;
-        let difficulty = self.difficulty.as_ref().map(|d| round(d.eval(&Frame { inputs: iv, locals: &locals })) as i32);
+        let difficulty = self.difficulty.as_ref().map(|d| round(d.eval(&Frame { inputs: iv, locals })) as i32);
         let probability = difficulty.map(|d| self.odds.success(d));
         Resolution { value, raw, difficulty, probability, possible, blocked_by }
     }

@@ -342,7 +342,7 @@ fn range_table(file: &str, pointer: &str, t: TableDoc, out: &mut Vec<Diagnostic>
         return None;
     }
     // Bins are written in order; tiling is checked in that order so messages point at the bin.
-    let table = RangeTable { id: t.id.clone(), round_input: t.input.round, bins };
+    let table = RangeTable::new(t.id.clone(), t.input.round, bins);
     for (i, msg) in table.check_tiling() {
         out.push(Diagnostic::new(file, format!("{pointer}/bins/{i}"), msg));
     }
@@ -448,13 +448,31 @@ struct PipelineCtx<'a> {
     odds: &'a Arc<Odds>,
 }
 
-/// Collects the variable slots read by an expression.
-fn record_inputs(ast: &Ast, env: &Env, locals: &[String], reads: &mut BTreeSet<usize>) {
+/// What one stage reads: vocabulary slots, and named values of its pipeline (by local index).
+#[derive(Default)]
+struct Reads {
+    inputs: BTreeSet<usize>,
+    locals: BTreeSet<usize>,
+}
+
+impl Reads {
+    /// The slots the stage depends on, directly or through the named values it reads.
+    fn depends_on(&self, local_deps: &[Vec<usize>]) -> Vec<usize> {
+        let mut all = self.inputs.clone();
+        for &l in &self.locals {
+            all.extend(local_deps.get(l).into_iter().flatten());
+        }
+        all.into_iter().collect()
+    }
+}
+
+/// Collects the variable slots and named values read by an expression.
+fn record_inputs(ast: &Ast, env: &Env, locals: &[String], reads: &mut Reads) {
     for name in ast.variables() {
-        if !locals.iter().any(|l| l == name)
-            && let Some(&i) = env.var_index.get(name)
-        {
-            reads.insert(i);
+        if let Some(l) = locals.iter().position(|l| l == name) {
+            reads.locals.insert(l);
+        } else if let Some(&i) = env.var_index.get(name) {
+            reads.inputs.insert(i);
         }
     }
 }
@@ -464,7 +482,7 @@ fn compile_expr(
     file: &str,
     pointer: &str,
     scope: &PipelineScope,
-    reads: &mut BTreeSet<usize>,
+    reads: &mut Reads,
     out: &mut Vec<Diagnostic>,
     context: &str,
 ) -> Option<expr::Compiled> {
@@ -496,6 +514,8 @@ fn compile_pipeline(ctx: &PipelineCtx, loc: &Located<PipelineDoc>, out: &mut Vec
     let env = ctx.env;
     let mut locals: Vec<String> = Vec::new();
     let mut reads = BTreeSet::new();
+    // Per named value (local index): the slots it depends on, for `Stage::depends_on`.
+    let mut local_deps: Vec<Vec<usize>> = Vec::new();
 
     let output = match (&p.output, ctx.kind) {
         (Some(o), PipelineKind::Derived) => match env.var_index.get(o) {
@@ -534,8 +554,13 @@ fn compile_pipeline(ctx: &PipelineCtx, loc: &Located<PipelineDoc>, out: &mut Vec
     for (i, l) in p.lets.iter().enumerate() {
         let lp = format!("{ptr}/let/{i}");
         let scope = PipelineScope { env, locals: &locals };
-        let compiled = compile_expr(&l.expr, file, &format!("{lp}/expr"), &scope, &mut reads, out, "");
+        let mut r = Reads::default();
+        let compiled = compile_expr(&l.expr, file, &format!("{lp}/expr"), &scope, &mut r, out, "");
         let slot = claim_local(&l.id, &format!("{lp}/id"), &mut locals, out);
+        let depends_on = r.depends_on(&local_deps);
+        reads.extend(r.inputs);
+        local_deps.resize(slot + 1, Vec::new());
+        local_deps[slot] = depends_on.clone();
         if let Some(expr) = compiled {
             lets.push(Stage {
                 id: l.id.clone(),
@@ -545,6 +570,7 @@ fn compile_pipeline(ctx: &PipelineCtx, loc: &Located<PipelineDoc>, out: &mut Vec
                 probe: None,
                 table: None,
                 local: slot,
+                depends_on,
                 source: format!("{file}#{lp}"),
             });
         }
@@ -556,7 +582,9 @@ fn compile_pipeline(ctx: &PipelineCtx, loc: &Located<PipelineDoc>, out: &mut Vec
         let scope = PipelineScope { env, locals: &locals };
         match expr::parse(&r.expr) {
             Ok(ast) => {
-                record_inputs(&ast, env, &locals, &mut reads);
+                let mut rr = Reads::default();
+                record_inputs(&ast, env, &locals, &mut rr);
+                reads.extend(rr.inputs);
                 match expr::compile_condition(&ast, &scope) {
                     Ok(cond) => requires.push(Require {
                         id: r.id.clone(),
@@ -571,10 +599,19 @@ fn compile_pipeline(ctx: &PipelineCtx, loc: &Located<PipelineDoc>, out: &mut Vec
         }
     }
 
-    let base = stage(ctx, &p.base, file, &format!("{ptr}/base"), BASE, &locals, &mut reads, out, "").map(|mut s| {
-        s.local = claim_local(BASE, &format!("{ptr}/base"), &mut locals, out);
-        s
-    });
+    let mut claim_stage =
+        |mut s: Stage, r: Reads, pointer: &str, locals: &mut Vec<String>, out: &mut Vec<Diagnostic>| {
+            s.local = claim_local(&s.id.clone(), pointer, locals, out);
+            s.depends_on = r.depends_on(&local_deps);
+            reads.extend(r.inputs);
+            local_deps.resize(s.local + 1, Vec::new());
+            local_deps[s.local] = s.depends_on.clone();
+            s
+        };
+
+    let mut r = Reads::default();
+    let base = stage(ctx, &p.base, file, &format!("{ptr}/base"), BASE, &locals, &mut r, out, "")
+        .map(|s| claim_stage(s, r, &format!("{ptr}/base"), &mut locals, out));
 
     let mut modifiers = Vec::new();
     for (i, m) in p.modifiers.iter().enumerate() {
@@ -601,9 +638,9 @@ fn compile_pipeline(ctx: &PipelineCtx, loc: &Located<PipelineDoc>, out: &mut Vec
             out.push(Diagnostic::new(sfile, &spointer, "a modifier needs an id"));
             continue;
         };
-        if let Some(mut s) = stage(ctx, doc, sfile, &spointer, &id, &locals, &mut reads, out, &context) {
-            s.local = claim_local(&id, &mp, &mut locals, out);
-            modifiers.push(s);
+        let mut r = Reads::default();
+        if let Some(s) = stage(ctx, doc, sfile, &spointer, &id, &locals, &mut r, out, &context) {
+            modifiers.push(claim_stage(s, r, &mp, &mut locals, out));
         }
     }
 
@@ -681,7 +718,7 @@ fn stage(
     pointer: &str,
     id: &str,
     locals: &[String],
-    reads: &mut BTreeSet<usize>,
+    reads: &mut Reads,
     out: &mut Vec<Diagnostic>,
     context: &str,
 ) -> Option<Stage> {
@@ -697,6 +734,7 @@ fn stage(
                 probe: None,
                 table: None,
                 local: 0,
+                depends_on: Vec::new(),
                 source: format!("{file}#{pointer}"),
             })
         }
@@ -729,6 +767,7 @@ fn stage(
                 probe: Some(probe),
                 table: Some(t.clone()),
                 local: 0,
+                depends_on: Vec::new(),
                 source: format!("{file}#{pointer}"),
             })
         }

@@ -97,6 +97,9 @@ pub struct Stage {
     pub probe: Option<Compiled>,
     pub table: Option<String>,
     pub local: usize,
+    /// Vocabulary slots the stage's amount depends on, directly or through the named values it
+    /// reads; sorted. Lets [`Pipeline::resolve_each`] evaluate the other stages once.
+    pub depends_on: Vec<usize>,
     /// `file#pointer` of the stage in content.
     pub source: String,
 }

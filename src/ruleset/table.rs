@@ -96,14 +96,43 @@ pub struct RangeTable {
     pub round_input: bool,
     /// Sorted by lower end; validated to tile the domain without gap or overlap.
     pub bins: Vec<Bin>,
+    /// Upper ends of every bin but the last, when they strictly increase (always, once tiling is
+    /// checked): the lookup then counts the ends `x` lies beyond, without branches.
+    ends: Option<Vec<End>>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct End {
+    hi: f64,
+    open: bool,
 }
 
 impl RangeTable {
+    pub fn new(id: String, round_input: bool, bins: Vec<Bin>) -> RangeTable {
+        let his: Vec<End> = bins
+            .iter()
+            .take(bins.len().saturating_sub(1))
+            .map(|b| End { hi: b.interval.hi, open: !b.interval.hi_closed })
+            .collect();
+        let increasing = his.windows(2).all(|w| w[0].hi < w[1].hi);
+        RangeTable { id, round_input, bins, ends: increasing.then_some(his) }
+    }
+
     /// Index of the bin holding `x` (nearest bin outside the domain; the first for NaN).
     #[inline]
     pub fn bin_index(&self, x: f64) -> usize {
         let x = if self.round_input { round(x) } else { x };
-        // Tables are small (≤ a dozen bins): a linear scan beats a binary search here.
+        if let Some(ends) = &self.ends {
+            // The first bin whose upper end is not behind `x` is the number of ends behind it,
+            // since the ends increase; NaN is behind none. Branch-free: lookups sit in every
+            // pipeline and their bins are unpredictable.
+            return ends.iter().map(|e| ((x > e.hi) | (e.open & (x >= e.hi))) as usize).sum();
+        }
+        self.scan(x)
+    }
+
+    /// The reference lookup: the first bin whose upper end is not behind `x`.
+    fn scan(&self, x: f64) -> usize {
         for (i, b) in self.bins.iter().enumerate() {
             let below_hi = x < b.interval.hi || (b.interval.hi_closed && x == b.interval.hi);
             if below_hi {
@@ -190,14 +219,11 @@ mod tests {
     use super::*;
 
     fn table(round_input: bool, bins: &[(&str, f64)]) -> RangeTable {
-        RangeTable {
-            id: "t".into(),
+        RangeTable::new(
+            "t".into(),
             round_input,
-            bins: bins
-                .iter()
-                .map(|(r, v)| Bin { interval: Interval::parse(r).unwrap(), value: *v, tag: None })
-                .collect(),
-        }
+            bins.iter().map(|(r, v)| Bin { interval: Interval::parse(r).unwrap(), value: *v, tag: None }).collect(),
+        )
     }
 
     #[test]
@@ -231,6 +257,52 @@ mod tests {
         assert_eq!(t.value(8.49), 2.0);
         assert_eq!(t.value(8.5), 1.0, "8.5 m rounds to 9 m");
         assert_eq!(t.value(22.4), 0.0);
+    }
+
+    fn sample_tables() -> Vec<RangeTable> {
+        vec![
+            table(false, &[("[0, 1.5]", -3.0), ("(1.5, 3]", -2.0), ("(3, 6]", 0.0), ("(6, inf)", 1.0)]),
+            table(
+                false,
+                &[("(-inf, 10)", 0.5), ("[10, 25)", 0.7), ("[25, 40)", 0.9), ("[40, 60)", 1.0), ("[60, inf)", 1.1)],
+            ),
+            table(false, &[("[0, 45]", 0.0), ("(45, 90]", -1.0), ("(90, 135]", -2.0), ("(135, 180]", -3.0)]),
+            table(
+                true,
+                &[("(-inf, -4]", -2.0), ("[-3, -1]", -1.0), ("[0, 2]", 0.0), ("[3, 5]", 1.0), ("[6, inf)", 2.0)],
+            ),
+            table(
+                true,
+                &[("(-inf, -4]", 0.0), ("[-3, -3]", 1.0), ("[-2, -2]", 2.0), ("[-1, -1]", 3.0), ("[0, inf)", 4.0)],
+            ),
+            table(true, &[("[0, 8]", 2.0)]),
+        ]
+    }
+
+    proptest::proptest! {
+        /// The branch-free lookup is the scan, bin for bin, on and around every end.
+        #[test]
+        fn fast_lookup_is_the_scan(pick in 0usize..6, x in -300.0f64..300.0, end in 0usize..6, nudge in -3i32..=3) {
+            let t = &sample_tables()[pick];
+            proptest::prop_assert!(t.ends.is_some());
+            proptest::prop_assert_eq!(t.bin_index(x), t.scan(if t.round_input { round(x) } else { x }));
+            let hi = t.bins[end % t.bins.len()].interval.hi;
+            if hi.is_finite() {
+                let near = hi + f64::from(nudge) * 0.25;
+                let r = if t.round_input { round(near) } else { near };
+                proptest::prop_assert_eq!(t.bin_index(near), t.scan(r));
+            }
+        }
+    }
+
+    #[test]
+    fn fast_lookup_handles_non_finite_inputs_like_the_scan() {
+        for t in sample_tables() {
+            for x in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, f64::MAX, f64::MIN] {
+                let r = if t.round_input { round(x) } else { x };
+                assert_eq!(t.bin_index(x), t.scan(r), "{x} in {:?}", t.bins);
+            }
+        }
     }
 
     #[test]
