@@ -189,3 +189,30 @@ fn unknown_command_is_a_usage_error() {
 fn missing_content_folder() {
     refused(&["validate", "--content", "/nonexistent/microfut"], "does not exist");
 }
+
+/// A reader that leaves early (`microfut | head -1`) must not make the command panic: the rest
+/// of the output is dropped and the command ends normally.
+#[test]
+fn a_closed_pipe_is_not_a_panic() {
+    use std::process::{Command, Stdio};
+    for args in [&[][..], &["odds"][..], &["validate"][..]] {
+        let mut child =
+            Command::new(bin()).args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("starts");
+        drop(child.stdout.take());
+        let o = child.wait_with_output().expect("finishes");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {err}");
+    }
+}
+
+/// Output that cannot be written for another reason (a full disk) is an I/O error: exit 2.
+#[cfg(target_os = "linux")]
+#[test]
+fn unwritable_output_is_an_error() {
+    use std::process::{Command, Stdio};
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full").expect("/dev/full");
+    let o = Command::new(bin()).arg("odds").stdout(Stdio::from(full)).output().expect("runs");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cannot write to standard output"), "{}", stderr(&o));
+}

@@ -122,3 +122,21 @@ fn a_revision_for_another_engine_is_refused_naming_both_versions() {
         "{err}"
     );
 }
+
+/// The sample clubs are content the engine plays: validate checks each one under the newest
+/// published revision and names the club file and the field.
+#[test]
+fn a_broken_sample_club_is_reported_with_file_and_pointer() {
+    let (_tmp, content) = content_copy();
+    edit_json(&content.join("microfut/clubs/uniao_pedra_branca.json"), |c| {
+        let shirt = c["squad"][0]["shirt"].clone();
+        c["squad"][1]["shirt"] = shirt;
+        c["squad"][2]["skills"]["passing"] = json!(19);
+    });
+    let o = run(&["validate", "--content", content.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let out = stdout(&o);
+    assert!(out.contains("error: microfut/clubs/uniao_pedra_branca.json#/squad/1/shirt"), "{out}");
+    assert!(out.contains("error: microfut/clubs/uniao_pedra_branca.json#/squad/2/skills/passing"), "{out}");
+    assert!(out.contains("sample clubs       4 of 5 valid under microfut 0.5.1"), "{out}");
+}

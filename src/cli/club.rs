@@ -83,16 +83,16 @@ fn validate(content: Option<&Path>, args: ValidateArgs) -> CliResult {
     let file = args.club.display().to_string();
     if args.json {
         let v = serde_json::json!({ "file": file, "valid": report.is_valid(), "report": report });
-        println!("{}", serde_json::to_string_pretty(&tidy(v)).expect("serializes"));
+        outln!("{}", serde_json::to_string_pretty(&tidy(v)).expect("serializes"));
     } else {
-        print!("{}", human_report(&report, &rs, args.lang));
+        out!("{}", human_report(&report, &rs, args.lang));
         for p in &report.problems {
             let at = if p.pointer.is_empty() { String::new() } else { format!("#{}", p.pointer) };
             let who = p.player.as_ref().map(|w| format!(" ({w})")).unwrap_or_default();
-            println!("error: {file}{at}{who}: {}", p.message);
+            outln!("error: {file}{at}{who}: {}", p.message);
         }
         if report.is_valid() {
-            println!("club valid");
+            outln!("club valid");
         }
     }
     if report.is_valid() { Ok(()) } else { Err(CliError::Found(format!("{} problem(s) found", report.problems.len()))) }
@@ -206,18 +206,21 @@ fn generate_cmd(content: Option<&Path>, args: GenerateArgs) -> CliResult {
             "personality": club.personality,
             "report": report,
         });
-        println!("{}", serde_json::to_string_pretty(&tidy(v)).expect("serializes"));
+        outln!("{}", serde_json::to_string_pretty(&tidy(v)).expect("serializes"));
     } else {
         let identity = rules
             .identity(&club.identity)
             .map_or(club.identity.clone(), |i| format!("{} ({})", label(&i.label, args.lang), i.id));
         let p = club.personality;
-        print!("{}", human_report(&report, &rs, args.lang));
-        println!(
+        out!("{}", human_report(&report, &rs, args.lang));
+        outln!(
             "  identity {identity}; personality verticality {}, security {}, risk tolerance {}; seed {}",
-            p.verticality, p.security, p.risk_tolerance, args.seed
+            p.verticality,
+            p.security,
+            p.risk_tolerance,
+            args.seed
         );
-        println!("wrote {}", args.out.display());
+        outln!("wrote {}", args.out.display());
     }
     Ok(())
 }

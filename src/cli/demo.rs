@@ -24,10 +24,10 @@ fn sets(pairs: &[(&str, f64)]) -> Vec<(String, f64)> {
 pub fn run(content: Option<&Path>, args: DemoArgs) -> CliResult {
     let catalog = load_catalog(content)?;
     let rs = super::content::microfut_ruleset(&catalog, args.revision.as_deref())?;
-    println!("Microfut — you decide the intention, the player tries to execute it, and you cheer.\n");
+    outln!("Microfut — you decide the intention, the player tries to execute it, and you cheer.\n");
 
-    println!("1. Pass of 18 m (rules document, worked example): DX 14, Passe 15, Domínio 13, ST 11, Chute 12,");
-    println!("   favourable orientation (30°), nearest opponent at 4 m; the dice show 12.\n");
+    outln!("1. Pass of 18 m (rules document, worked example): DX 14, Passe 15, Domínio 13, ST 11, Chute 12,");
+    outln!("   favourable orientation (30°), nearest opponent at 4 m; the dice show 12.\n");
     let pass = sets(&[
         ("dx", 14.0),
         ("passing", 15.0),
@@ -38,10 +38,10 @@ pub fn run(content: Option<&Path>, args: DemoArgs) -> CliResult {
         ("orientation", 30.0),
         ("nearest_opponent", 4.0),
     ]);
-    print!("{}", render::human(&evaluate(&rs, "pass", &pass, Some(12), None)?, args.lang));
+    out!("{}", render::human(&evaluate(&rs, "pass", &pass, Some(12), None)?, args.lang));
 
-    println!("\n2. Face-to-face finish: 9 m, central, free (nearest opponent 10 m), DX 15, Finalização 16,");
-    println!("   Domínio 14, ST 13, Chute 15; the value saturates at the clamp; the dice show 10.\n");
+    outln!("\n2. Face-to-face finish: 9 m, central, free (nearest opponent 10 m), DX 15, Finalização 16,");
+    outln!("   Domínio 14, ST 13, Chute 15; the value saturates at the clamp; the dice show 10.\n");
     let shot = sets(&[
         ("dx", 15.0),
         ("finishing", 16.0),
@@ -53,10 +53,10 @@ pub fn run(content: Option<&Path>, args: DemoArgs) -> CliResult {
         ("orientation", 0.0),
         ("nearest_opponent", 10.0),
     ]);
-    print!("{}", render::human(&evaluate(&rs, "finishing", &shot, Some(10), None)?, args.lang));
+    out!("{}", render::human(&evaluate(&rs, "finishing", &shot, Some(10), None)?, args.lang));
 
     let p = Odds::new(DiceSpec::D3D6).success(8);
-    println!("\n3. The old roll-under target 13 is difficulty 8 now: P(3d6 ≥ 8) = {p} = {:.2}%.", p.as_f64() * 100.0);
+    outln!("\n3. The old roll-under target 13 is difficulty 8 now: P(3d6 ≥ 8) = {p} = {:.2}%.", p.as_f64() * 100.0);
 
     // A whole match between two sample clubs, when the revision carries the match engine's content.
     match crate::run::rules_for(&catalog, args.revision.as_deref()) {
@@ -67,12 +67,12 @@ pub fn run(content: Option<&Path>, args: DemoArgs) -> CliResult {
                 .map_err(super::CliError::input)?;
             m.run();
             let (s, score) = (m.stats(), m.score());
-            println!(
+            outln!(
                 "\n4. A match, every play resolved like the ones above ({} rounds, seed 2026):\n",
                 m.round_hashes().len()
             );
-            println!("   {} {} – {} {}", home.name, score[0], score[1], away.name);
-            println!(
+            outln!("   {} {} – {} {}", home.name, score[0], score[1], away.name);
+            outln!(
                 "   shots {}–{}, on target {}–{}, passes completed {:.0}%–{:.0}%, possession {:.0}%–{:.0}%",
                 s[0].shots,
                 s[1].shots,
@@ -83,15 +83,15 @@ pub fn run(content: Option<&Path>, args: DemoArgs) -> CliResult {
                 s[0].possession,
                 s[1].possession
             );
-            println!(
+            outln!(
                 "   (microfut match --home esporte_clube_mandacaru --away sociedade_esportiva_serra_azul --seed 2026)"
             );
         }
-        Err(e) => println!("\n(no match: {e})"),
+        Err(e) => outln!("\n(no match: {e})"),
     }
-    println!(
+    outln!(
         "\nTry: microfut resolve pass --set dx=14 --set passing=15 --set control=13 --set st=11 --set kicking=12 \\"
     );
-    println!("       --set distance=18 --set orientation=30 --set nearest_opponent=4 --json");
+    outln!("       --set distance=18 --set orientation=30 --set nearest_opponent=4 --json");
     Ok(())
 }

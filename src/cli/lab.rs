@@ -214,7 +214,7 @@ fn run_with<S: Simulator>(sim: &S, catalog: &Catalog, args: LabArgs) -> CliResul
     if let (Some(s), Some(path)) = (shard, out_path) {
         write_atomically(&path, &lab::shard_json(&prepared.identity, s, &accs))?;
         if !args.quiet {
-            println!(
+            outln!(
                 "wrote shard {}/{} ({} {} of each of {} scenario(s), from {} to {}) to {}",
                 s.index,
                 s.count,
@@ -323,9 +323,9 @@ fn calibrate(content: Option<&Path>, args: CalibrateArgs) -> CliResult {
             "passed": checks.len() - failed,
             "failed": failed,
         });
-        println!("{}", serde_json::to_string_pretty(&v).expect("serializes"));
+        outln!("{}", serde_json::to_string_pretty(&v).expect("serializes"));
     } else {
-        println!(
+        outln!(
             "Calibration of {} ({}) · {} against itself · {} matches per variant · seed {}\n",
             rules.rs.label(),
             super::render::short(&rules.rs.fingerprint),
@@ -335,15 +335,9 @@ fn calibrate(content: Option<&Path>, args: CalibrateArgs) -> CliResult {
         );
         let w = checks.iter().map(|c| c.fact.chars().count()).max().unwrap_or(0);
         for c in &checks {
-            println!(
-                "  {}  {:<w$}  {}  (target: {})",
-                if c.pass { "pass" } else { "FAIL" },
-                c.fact,
-                c.figure,
-                c.target
-            );
+            outln!("  {}  {:<w$}  {}  (target: {})", if c.pass { "pass" } else { "FAIL" }, c.fact, c.figure, c.target);
         }
-        println!("\n{} of {} facts hold.", checks.len() - failed, checks.len());
+        outln!("\n{} of {} facts hold.", checks.len() - failed, checks.len());
     }
     if failed == 0 { Ok(()) } else { Err(CliError::Found(format!("{failed} calibration fact(s) fail"))) }
 }

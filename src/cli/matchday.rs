@@ -133,9 +133,9 @@ pub fn run_match(content: Option<&Path>, args: MatchArgs) -> CliResult {
     }
     let summary = m.summary();
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&summary).expect("serializes"));
+        outln!("{}", serde_json::to_string_pretty(&summary).expect("serializes"));
     } else {
-        print!("{}", table(&m, m.stats()));
+        out!("{}", table(&m, m.stats()));
     }
     Ok(())
 }
@@ -199,7 +199,7 @@ pub fn run_replay(content: Option<&Path>, args: ReplayArgs) -> CliResult {
         .map_err(|e| CliError::input(format!("cannot replay {}: {e}", args.run.display())))?;
     match replay(rules, &record).map_err(CliError::input)? {
         Replay::Identical { rounds } => {
-            println!("identical ({rounds} rounds, {} {})", record.ruleset, record.revision);
+            outln!("identical ({rounds} rounds, {} {})", record.ruleset, record.revision);
             Ok(())
         }
         Replay::Differs { round, expected, actual } => Err(CliError::Found(format!(

@@ -1,6 +1,17 @@
 //! The `microfut` command line. Thin: it parses, calls the library, renders, and maps errors to
 //! exit codes (0 ok, 1 content problems found by `validate`, 2 usage or input errors).
 
+/// `print!` that survives a reader who stopped early (`microfut … | head`): the rest of the
+/// output is dropped and the command still finishes its work (files it writes, its exit code).
+macro_rules! out {
+    ($($arg:tt)*) => { $crate::cli::write_stdout(format_args!($($arg)*), false) };
+}
+
+/// `println!` with the same tolerance as [`out!`].
+macro_rules! outln {
+    ($($arg:tt)*) => { $crate::cli::write_stdout(format_args!($($arg)*), true) };
+}
+
 mod club;
 mod content;
 mod demo;
@@ -87,6 +98,8 @@ pub fn main() -> i32 {
         }
     };
     match run(cli) {
+        // Output that could not be written (other than to a reader who left) is an I/O error.
+        Ok(()) if STDOUT_FAILED.load(std::sync::atomic::Ordering::Relaxed) => 2,
         Ok(()) => 0,
         Err(CliError::Input(msg)) => {
             eprintln!("error: {msg}");
@@ -117,5 +130,27 @@ pub fn run(cli: Cli) -> CliResult {
         Command::Train(a) => sheet::run_train(content, a),
         Command::Age(a) => sheet::run_age(content, a),
         Command::Club(a) => club::run(content, a),
+    }
+}
+
+static STDOUT_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+static STDOUT_FAILED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Writes to stdout; a closed pipe silences every later write instead of panicking, and any
+/// other failure is reported once on stderr.
+pub(crate) fn write_stdout(args: std::fmt::Arguments<'_>, newline: bool) {
+    use std::io::Write;
+    use std::sync::atomic::Ordering;
+    if STDOUT_CLOSED.load(Ordering::Relaxed) {
+        return;
+    }
+    let mut out = std::io::stdout().lock();
+    let written = out.write_fmt(args).and_then(|()| if newline { out.write_all(b"\n") } else { Ok(()) });
+    if let Err(e) = written.and_then(|()| out.flush()) {
+        STDOUT_CLOSED.store(true, Ordering::Relaxed);
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            STDOUT_FAILED.store(true, Ordering::Relaxed);
+            eprintln!("error: cannot write to standard output: {e}");
+        }
     }
 }

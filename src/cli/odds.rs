@@ -23,7 +23,7 @@ pub fn run(content: Option<&Path>, args: OddsArgs) -> CliResult {
             .iter()
             .map(|(d, p)| serde_json::json!({"difficulty": d, "favourable": p.favourable, "outcomes": p.outcomes, "probability": p.as_f64()}))
             .collect();
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(
                 &serde_json::json!({"dice": format!("{}d{}", spec.count, spec.sides), "odds": v})
@@ -32,10 +32,10 @@ pub fn run(content: Option<&Path>, args: OddsArgs) -> CliResult {
         );
         return Ok(());
     }
-    println!("Success probability of {}d{} ≥ difficulty (Appendix B)", spec.count, spec.sides);
-    println!("{:>10}  {:>9}  {:>8}", "difficulty", "outcomes", "success");
+    outln!("Success probability of {}d{} ≥ difficulty (Appendix B)", spec.count, spec.sides);
+    outln!("{:>10}  {:>9}  {:>8}", "difficulty", "outcomes", "success");
     for (d, p) in rows {
-        println!("{:>10}  {:>9}  {:>7.2}%", d, format!("{}/{}", p.favourable, p.outcomes), p.as_f64() * 100.0);
+        outln!("{:>10}  {:>9}  {:>7.2}%", d, format!("{}/{}", p.favourable, p.outcomes), p.as_f64() * 100.0);
     }
     Ok(())
 }

@@ -14,7 +14,7 @@ pub fn run(content: Option<&Path>, args: PublishArgs) -> CliResult {
     let report =
         crate::catalog::publish(&dir, &args.ruleset, &args.version, &crate::catalog::today_utc(), &meaning_check)
             .map_err(CliError::input)?;
-    println!("published {} — {}", report.revision, report.fingerprint);
-    println!("recorded in {}", report.catalog_file.display());
+    outln!("published {} — {}", report.revision, report.fingerprint);
+    outln!("recorded in {}", report.catalog_file.display());
     Ok(())
 }

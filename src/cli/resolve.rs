@@ -85,9 +85,9 @@ pub fn run(content: Option<&Path>, args: ResolveArgs) -> CliResult {
     let given = parse_sets(&args.sets)?;
     let shown = evaluate(&rs, &args.pipeline, &given, args.roll, args.seed)?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&render::json(&shown)).expect("serializes"));
+        outln!("{}", serde_json::to_string_pretty(&render::json(&shown)).expect("serializes"));
     } else {
-        print!("{}", render::human(&shown, args.lang));
+        out!("{}", render::human(&shown, args.lang));
     }
     Ok(())
 }

@@ -131,13 +131,13 @@ pub fn run_sheet(content: Option<&Path>, args: SheetArgs) -> CliResult {
     let view = sheet.view(&rs).map_err(CliError::input)?;
     if args.json {
         let v = tidy(serde_json::to_value(&view).expect("serializes"));
-        println!("{}", serde_json::to_string_pretty(&v).expect("serializes"));
+        outln!("{}", serde_json::to_string_pretty(&v).expect("serializes"));
     } else {
         let archetype = crate::club::ClubRules::from_revision(&rs.revision)
             .ok()
             .flatten()
             .and_then(|c| c.archetype_label(&view.archetype).cloned());
-        print!("{}", human_sheet(&view, &rules(&rs)?, archetype.as_ref(), args.lang));
+        out!("{}", human_sheet(&view, &rules(&rs)?, archetype.as_ref(), args.lang));
     }
     if view.problems.is_empty() {
         Ok(())
@@ -179,11 +179,11 @@ pub fn run_train(content: Option<&Path>, args: TrainArgs) -> CliResult {
     }
     if args.json {
         let v = serde_json::json!({ "sheet": sheet.name, "written": (!args.dry_run).then(|| target.display().to_string()), "outcome": outcome });
-        println!("{}", serde_json::to_string_pretty(&tidy(v)).expect("serializes"));
+        outln!("{}", serde_json::to_string_pretty(&tidy(v)).expect("serializes"));
     } else {
-        print!("{}", human_outcome(&sheet, &outcome, &rules(&rs)?, &rs, args.lang));
+        out!("{}", human_outcome(&sheet, &outcome, &rules(&rs)?, &rs, args.lang));
         if !args.dry_run {
-            println!("wrote {}", target.display());
+            outln!("wrote {}", target.display());
         }
     }
     Ok(())
@@ -202,11 +202,11 @@ pub fn run_age(content: Option<&Path>, args: AgeArgs) -> CliResult {
     }
     if args.json {
         let v = serde_json::json!({ "sheet": sheet.name, "written": (!args.dry_run).then(|| target.display().to_string()), "ageing": ageing });
-        println!("{}", serde_json::to_string_pretty(&tidy(v)).expect("serializes"));
+        outln!("{}", serde_json::to_string_pretty(&tidy(v)).expect("serializes"));
     } else {
-        print!("{}", human_ageing(&sheet, &ageing, &rules(&rs)?, &rs, args.lang));
+        out!("{}", human_ageing(&sheet, &ageing, &rules(&rs)?, &rs, args.lang));
         if !args.dry_run {
-            println!("wrote {}", target.display());
+            outln!("wrote {}", target.display());
         }
     }
     Ok(())

@@ -1,5 +1,5 @@
 use super::{CliError, CliResult, load_catalog, meaning_check};
-use crate::catalog::Status;
+use crate::catalog::{Catalog, Diagnostic, Status};
 use std::path::Path;
 
 #[derive(Debug, clap::Args, Default)]
@@ -41,21 +41,22 @@ pub fn run(content: Option<&Path>, args: ValidateArgs) -> CliResult {
             problems.extend(mine);
         }
     }
+    problems.extend(sample_clubs(&catalog, &mut summary));
     problems.sort();
     problems.dedup();
     if args.json {
         let v = serde_json::json!({ "ok": problems.is_empty(), "problems": problems });
-        println!("{}", serde_json::to_string_pretty(&v).expect("serializes"));
+        outln!("{}", serde_json::to_string_pretty(&v).expect("serializes"));
     } else {
-        println!("validating {}", describe(content));
+        outln!("validating {}", describe(content));
         for s in &summary {
-            println!("{s}");
+            outln!("{s}");
         }
         for p in &problems {
-            println!("error: {p}");
+            outln!("error: {p}");
         }
         if problems.is_empty() {
-            println!("all content valid");
+            outln!("all content valid");
         }
     }
     if problems.is_empty() { Ok(()) } else { Err(CliError::Found(format!("{} problem(s) found", problems.len()))) }
@@ -66,4 +67,49 @@ fn describe(content: Option<&Path>) -> String {
         Some(d) => format!("content folder {}", d.display()),
         None => "embedded content".into(),
     }
+}
+
+/// The sample clubs shipped beside Microfut's revisions (`microfut/clubs/*.json`) are content
+/// too: the main job, the lab and the tests play them, so each must be a legal club under the
+/// newest published revision.
+fn sample_clubs(catalog: &Catalog, summary: &mut Vec<String>) -> Vec<Diagnostic> {
+    let Some(entry) = catalog.rulesets.get("microfut") else { return Vec::new() };
+    let clubs: Vec<(&String, &serde_json::Value)> =
+        entry.extra.iter().filter(|(k, _)| k.starts_with("clubs/") && k.ends_with(".json")).collect();
+    if clubs.is_empty() {
+        return Vec::new();
+    }
+    // A revision that does not load is already reported above.
+    let Ok(rs) = super::content::microfut_ruleset(catalog, None) else { return Vec::new() };
+    let mut problems = Vec::new();
+    let mut valid = 0;
+    for (key, value) in &clubs {
+        let file = format!("microfut/{key}");
+        let bytes = serde_json::to_vec(value).expect("serializes");
+        let (club, schema) = match crate::sheet::read_document::<crate::club::Club>(&bytes, &file, "club.schema.json") {
+            Ok(read) => read,
+            Err(crate::sheet::SheetFileError::Unreadable(d)) => {
+                problems.extend(d);
+                continue;
+            }
+            Err(e) => {
+                problems.push(Diagnostic::new(file.as_str(), "", e.to_string()));
+                continue;
+            }
+        };
+        match club.validate(&rs, schema) {
+            Ok(report) if report.is_valid() => valid += 1,
+            Ok(report) => problems.extend(report.problems.iter().map(|p| {
+                let who = p.player.as_ref().map(|w| format!("{w}: ")).unwrap_or_default();
+                Diagnostic::new(file.as_str(), p.pointer.as_str(), format!("{who}{}", p.message))
+            })),
+            // The revision carries no club rules: nothing to check the samples against.
+            Err(e) => {
+                summary.push(format!("  sample clubs       skipped: {e}"));
+                return problems;
+            }
+        }
+    }
+    summary.push(format!("  sample clubs       {valid} of {} valid under {}", clubs.len(), rs.revision.label()));
+    problems
 }

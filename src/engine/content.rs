@@ -17,7 +17,9 @@ const BY: &str = "match engine";
 pub enum ContentError {
     #[error(transparent)]
     Missing(#[from] Missing),
-    #[error("revision {revision} has no {what} (a {schema} document), which the match engine needs")]
+    #[error(
+        "revision {revision} has no {what} (a {schema} document), which the match engine needs; it can resolve single tests (`microfut resolve`) but not play matches — use a revision that carries the match documents, or compare variants of one with its scenarios"
+    )]
     NoDocument { revision: String, what: &'static str, schema: &'static str },
     #[error("{0}")]
     Invalid(String),
