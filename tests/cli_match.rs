@@ -115,6 +115,14 @@ fn a_run_replays_identically_and_a_tampered_one_does_not() {
     let r = run(&["replay", bad.to_str().unwrap()]);
     assert_eq!(r.status.code(), Some(1));
     assert!(stderr(&r).contains("differs at round 42"), "{}", stderr(&r));
+
+    // An edited account of the match (here the score) is caught even though every hash agrees.
+    v = serde_json::from_slice(&fs::read(&out).unwrap()).unwrap();
+    v["score"][1] = serde_json::json!(9);
+    fs::write(&bad, serde_json::to_vec(&v).unwrap()).unwrap();
+    let r = run(&["replay", bad.to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(1));
+    assert!(stderr(&r).contains("what the record says about score differs"), "{}", stderr(&r));
 }
 
 #[test]
@@ -222,4 +230,26 @@ fn bad_input_is_refused_with_a_clear_line() {
     let mut a = match_args("1");
     a.extend(["--human".into(), "visitors".into(), "--intents".into(), "x.json".into()]);
     refused(a, "expected home or away");
+}
+
+/// The README's human-intents example, verbatim: its intents are candidates at their rounds.
+#[test]
+fn the_readme_intents_example_plays() {
+    let readme = fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let echo = readme.lines().find(|l| l.starts_with("echo '[") && l.ends_with("> intents.json")).expect("example");
+    let json = echo.trim_start_matches("echo '").trim_end_matches("' > intents.json");
+    let command = readme.lines().find(|l| l.contains("--human home --intents intents.json")).expect("command");
+    let tmp = tempfile::tempdir().unwrap();
+    let intents = tmp.path().join("intents.json");
+    fs::write(&intents, json).unwrap();
+    let mut args: Vec<String> = command.split_whitespace().skip(1).map(String::from).collect();
+    let last = args.len() - 1;
+    args[last] = intents.to_str().unwrap().into();
+    let out = tmp.path().join("run.json");
+    args.extend(["--out".into(), out.to_str().unwrap().into()]);
+    let o = run_s(&args);
+    assert!(o.status.success(), "{command}: {}", stderr(&o));
+    let run: serde_json::Value = serde_json::from_slice(&fs::read(&out).unwrap()).unwrap();
+    let declared = serde_json::from_str::<serde_json::Value>(json).unwrap().as_array().unwrap().len();
+    assert_eq!(run["intents"].as_array().unwrap().len(), declared, "every intent of the example was taken");
 }

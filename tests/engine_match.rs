@@ -61,9 +61,26 @@ fn a_recorded_run_replays_identically_and_a_changed_one_is_caught() {
     let mut changed = parsed.clone();
     changed.round_hashes[100] = "0000000000000000".into();
     assert!(matches!(replay(rules.clone(), &changed).unwrap(), Replay::Differs { round: 100, .. }));
-    let mut reseeded = parsed;
+    let mut reseeded = parsed.clone();
     reseeded.seed += 1;
-    assert!(matches!(replay(rules, &reseeded).unwrap(), Replay::Differs { .. }));
+    assert!(matches!(replay(rules.clone(), &reseeded).unwrap(), Replay::Differs { .. }));
+
+    // The hashes agree but the record's account of the match was edited: caught, and located.
+    let mut score = parsed.clone();
+    score.score[0] += 1;
+    assert!(matches!(replay(rules.clone(), &score).unwrap(), Replay::RecordEdited { part: "score", .. }));
+    let mut stats = parsed.clone();
+    stats.stats[1].passes += 1;
+    assert!(matches!(replay(rules.clone(), &stats).unwrap(), Replay::RecordEdited { part: "stats", .. }));
+    let mut events = parsed.clone();
+    events.events[17].minute += 1.0;
+    match replay(rules.clone(), &events).unwrap() {
+        Replay::RecordEdited { part: "events", at } => assert!(at.starts_with("event 17 "), "{at}"),
+        other => panic!("{other:?}"),
+    }
+    let mut shorter = parsed;
+    shorter.events.pop();
+    assert!(matches!(replay(rules, &shorter).unwrap(), Replay::RecordEdited { part: "events", .. }));
 }
 
 /// Plays with the home side human, declaring the first candidate of the given kind when there is
@@ -104,6 +121,17 @@ fn human_intents_are_taken_recorded_and_replayed() {
     assert_eq!(replay(rules, &record).unwrap(), Replay::Identical { rounds: m.round_hashes().len() });
     // Different intents make a different match.
     assert_ne!(play_human(3, Kind::Carry, 25).round_hashes(), m.round_hashes());
+    // A recorded intent the match does not offer is reported as such, at its round.
+    let mut edited = record.clone();
+    let round = edited.intents[0].round;
+    edited.intents[0].intent = Intent { kind: Kind::Pass, target: Some(99) };
+    match replay(engine_rules(), &edited).unwrap() {
+        Replay::IntentRefused { round: r, intent, reason } => {
+            assert_eq!((r, intent.as_str()), (round, "pass #99"));
+            assert!(reason.contains("not among the candidates"), "{reason}");
+        }
+        other => panic!("{other:?}"),
+    }
 }
 
 #[test]
@@ -219,4 +247,31 @@ fn logging_more_or_fewer_decisions_never_shifts_the_dice() {
         m.round_hashes().to_vec()
     };
     assert_eq!(run(0), run(5000));
+}
+
+/// Play never stalls on a loose ball: someone reaches it within a few rounds. Before engine
+/// 0.5.1 a chaser aimed at the ball plus his positioning error and could wait beside it until
+/// half time — e.g. Serra Azul v União Pedra Branca, seed 7, under 0.5.1 from round 1768.
+#[test]
+fn a_loose_ball_is_always_reached() {
+    let catalog = microfut::catalog::Catalog::load(&microfut::catalog::ContentTree::embedded());
+    let sample = |id: &str| {
+        serde_json::from_value::<microfut::club::Club>(
+            catalog.rulesets["microfut"].extra[&format!("clubs/{id}.json")].clone(),
+        )
+        .unwrap()
+    };
+    let (home, away) = (sample("sociedade_esportiva_serra_azul"), sample("uniao_pedra_branca"));
+    for (revision, seeds) in [("0.5.1", 7..8), (ENGINE_REVISION, 0..6)] {
+        let rules = microfut::run::rules_for(&catalog, Some(revision)).unwrap();
+        for seed in seeds {
+            let mut m = Match::new(rules.clone(), &home, &away, seed, Options::default()).unwrap();
+            let (mut spell, mut longest) = (0, 0);
+            while m.step() != Step::Finished {
+                spell = if m.state().ball_state == microfut::engine::state::Ball::Loose { spell + 1 } else { 0 };
+                longest = longest.max(spell);
+            }
+            assert!(longest <= 30, "{revision} seed {seed}: the ball stayed loose for {longest} rounds");
+        }
+    }
 }

@@ -22,8 +22,8 @@ fn every_recorded_run_replays_identically() {
         let rules = pinned_rules(&catalog, &record).unwrap_or_else(|e| panic!("{file}: {e}"));
         match replay(rules, &record).unwrap() {
             Replay::Identical { rounds } => assert_eq!(rounds, record.round_hashes.len()),
-            Replay::Differs { round, .. } => panic!(
-                "{file} no longer replays: it differs at round {round}. If the change is intended, publish a new revision or re-record with tools/rerecord-runs and review the diff"
+            other => panic!(
+                "{file} no longer replays: {other:?}. If the change is intended, publish a new revision or re-record with tools/rerecord-runs and review the diff"
             ),
         }
     }

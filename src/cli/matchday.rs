@@ -1,7 +1,7 @@
 //! `microfut match` and `microfut replay`.
 
 use super::{CliError, CliResult, load_catalog};
-use crate::catalog::Catalog;
+use crate::catalog::{Catalog, ENGINE_VERSION};
 use crate::club::Club;
 use crate::engine::{Intent, Match, Options, Step, TeamStats};
 use crate::run::{Replay, RunRecord, pinned_rules, replay, rules_for, side_index};
@@ -197,15 +197,28 @@ pub fn run_replay(content: Option<&Path>, args: ReplayArgs) -> CliResult {
     let catalog = load_catalog(content)?;
     let rules = pinned_rules(&catalog, &record)
         .map_err(|e| CliError::input(format!("cannot replay {}: {e}", args.run.display())))?;
+    // A run made by another engine version may be played differently by this one: say so.
+    let engine_note = if record.engine_version == ENGINE_VERSION {
+        String::new()
+    } else {
+        format!(" (recorded with engine {}; this is engine {ENGINE_VERSION})", record.engine_version)
+    };
     match replay(rules, &record).map_err(CliError::input)? {
         Replay::Identical { rounds } => {
-            outln!("identical ({rounds} rounds, {} {})", record.ruleset, record.revision);
+            outln!("identical ({rounds} rounds, {} {}){engine_note}", record.ruleset, record.revision);
             Ok(())
         }
         Replay::Differs { round, expected, actual } => Err(CliError::Found(format!(
-            "differs at round {round}: recorded {}, replayed {}",
+            "differs at round {round}: recorded state {}, replayed {}{engine_note}",
             expected.unwrap_or_else(|| "nothing".into()),
             actual.unwrap_or_else(|| "nothing".into())
+        ))),
+        Replay::IntentRefused { round, intent, reason } => Err(CliError::Found(format!(
+            "differs at round {round}: the recorded intent '{intent}' is refused by the replay ({reason}){engine_note}"
+        ))),
+        Replay::RecordEdited { part, at } => Err(CliError::Found(format!(
+            "differs: every round's state replays identically, but what the record says about {part} differs \
+             from the replay (first at {at}); the run file was edited after it was written"
         ))),
     }
 }

@@ -164,7 +164,10 @@ impl Match {
             } else {
                 self.shape_target(p, b, attacking, minute, &view[t])
             };
-            let target = pitch.clamp(target + self.state.players[p].error);
+            // The positioning test measures how well a player reads where to stand; a chaser
+            // goes for the ball itself, which he can see (else he may stop short of it for ever).
+            let error = if chasers[t] == p { V2::ZERO } else { self.state.players[p].error };
+            let target = pitch.clamp(target + error);
             self.targets[p] = self.frame(t, target);
         }
     }

@@ -104,6 +104,20 @@ pub enum Replay {
         expected: Option<String>,
         actual: Option<String>,
     },
+    /// A recorded human intent the replayed match does not offer at its round.
+    IntentRefused {
+        round: u32,
+        intent: String,
+        reason: String,
+    },
+    /// Every state hash agrees, but what the record says happened (score, statistics or
+    /// events) is not what the replay produced: the record was edited after it was written.
+    RecordEdited {
+        /// `score`, `stats` or `events`.
+        part: &'static str,
+        /// Where the first difference is, e.g. `event 17 (round 1763)`.
+        at: String,
+    },
 }
 
 /// The revision a run pins, compiled for the engine; refused when missing, changed or for
@@ -130,8 +144,12 @@ pub fn replay(rules: Arc<Rules>, record: &RunRecord) -> Result<Replay, RunError>
                 match intents.peek() {
                     Some(i) if i.round == round => {
                         let i = intents.next().expect("peeked");
-                        if m.decide(&i.intent).is_err() {
-                            return Ok(Replay::Differs { round: round as usize, expected: None, actual: None });
+                        if let Err(e) = m.decide(&i.intent) {
+                            return Ok(Replay::IntentRefused {
+                                round,
+                                intent: i.intent.to_string(),
+                                reason: e.to_string(),
+                            });
                         }
                     }
                     _ => m.decide_npc().expect("a decision is pending"),
@@ -151,7 +169,44 @@ pub fn replay(rules: Arc<Rules>, record: &RunRecord) -> Result<Replay, RunError>
     if n != record.round_hashes.len() {
         return Ok(Replay::Differs { round: n, expected: record.round_hashes.get(n).cloned(), actual: None });
     }
+    if let Some(edited) = compare_outcome(&m, record) {
+        return Ok(edited);
+    }
     Ok(Replay::Identical { rounds: n })
+}
+
+/// What the record claims happened against what the replay produced, compared as JSON (the
+/// form the record was written in).
+fn compare_outcome(m: &Match, record: &RunRecord) -> Option<Replay> {
+    fn json<T: Serialize>(v: &T) -> serde_json::Value {
+        serde_json::to_value(v).expect("run records serialise")
+    }
+    if record.score != m.score() {
+        return Some(Replay::RecordEdited {
+            part: "score",
+            at: format!("{:?} recorded, {:?} replayed", record.score, m.score()),
+        });
+    }
+    for (t, (a, b)) in record.stats.iter().zip(m.stats().iter()).enumerate() {
+        if json(a) != json(b) {
+            return Some(Replay::RecordEdited { part: "stats", at: format!("the {} side's", side_name(t)) });
+        }
+    }
+    let (recorded, replayed) = (&record.events, m.events());
+    let first = recorded.iter().zip(replayed.iter()).position(|(a, b)| json(a) != json(b));
+    let at = match first {
+        Some(k) => Some(k),
+        None if recorded.len() != replayed.len() => Some(recorded.len().min(replayed.len())),
+        None => None,
+    }?;
+    let round = replayed.get(at).or(recorded.get(at)).map(|e| e.round);
+    Some(Replay::RecordEdited {
+        part: "events",
+        at: match round {
+            Some(r) => format!("event {at} (round {r}; {} recorded, {} replayed)", recorded.len(), replayed.len()),
+            None => format!("event {at}"),
+        },
+    })
 }
 
 /// Compiles a revision for the match engine, naming what is missing when it cannot.
