@@ -230,6 +230,22 @@ fn bad_input_is_refused_with_a_clear_line() {
     let mut a = match_args("1");
     a.extend(["--human".into(), "visitors".into(), "--intents".into(), "x.json".into()]);
     refused(a, "expected home or away");
+    // Intents without a human side would be silently ignored: a usage error instead.
+    let mut a = match_args("1");
+    a.extend(["--intents".into(), "x.json".into()]);
+    refused(a, "--human");
+    // One output that cannot be written: none is written.
+    let decisions = tmp.path().join("decisions.json");
+    let mut a = match_args("1");
+    a.extend([
+        "--decisions".into(),
+        decisions.to_str().unwrap().into(),
+        "--out".into(),
+        tmp.path().join("missing/run.json").to_str().unwrap().into(),
+    ]);
+    refused(a, "cannot write");
+    let left: Vec<_> = fs::read_dir(tmp.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left, ["small.json"], "nothing but the test's own file");
 }
 
 /// The README's human-intents example, verbatim: its intents are candidates at their rounds.

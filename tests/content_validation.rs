@@ -98,6 +98,7 @@ fn malformed_json_is_named_and_a_command_on_it_is_refused() {
     let o = run(&["validate", "--content", content.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stdout(&o).contains("microfut/0.9.0/tables.json: malformed JSON at line 1"), "{}", stdout(&o));
+    assert!(!stdout(&o).contains("not in the folder"), "a malformed document is reported once: {}", stdout(&o));
     let r = run(&["resolve", "pass", "--revision", "0.9.0", "--content", content.to_str().unwrap()]);
     assert_eq!(r.status.code(), Some(2));
     assert!(stderr(&r).contains("tables.json: malformed JSON"), "{}", stderr(&r));
@@ -139,4 +140,29 @@ fn a_broken_sample_club_is_reported_with_file_and_pointer() {
     assert!(out.contains("error: microfut/clubs/uniao_pedra_branca.json#/squad/1/shirt"), "{out}");
     assert!(out.contains("error: microfut/clubs/uniao_pedra_branca.json#/squad/2/skills/passing"), "{out}");
     assert!(out.contains("sample clubs       4 of 5 valid under microfut 0.5.2"), "{out}");
+}
+
+/// A parent that is not an older revision of the ruleset is reported on the manifest; an empty
+/// content folder is not "all content valid".
+#[test]
+fn a_missing_parent_and_an_empty_folder_are_problems() {
+    let (_tmp, content) = content_copy();
+    let draft = content.join("microfut/0.9.0");
+    copy_dir(&content.join("microfut/0.5.2"), &draft);
+    edit_json(&draft.join("manifest.json"), |m| {
+        m["version"] = json!("0.9.0");
+        m["status"] = json!("draft");
+        m["parent"] = json!("0.8.7");
+    });
+    let o = run(&["validate", "--content", content.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).contains("microfut/0.9.0/manifest.json#/parent: parent 0.8.7 is not a revision of microfut"),
+        "{}",
+        stdout(&o)
+    );
+    let empty = tempfile::tempdir().unwrap();
+    let o = run(&["validate", "--content", empty.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("no ruleset found"), "{}", stdout(&o));
 }

@@ -136,3 +136,46 @@ fn calibrate_reports_each_fact_with_its_figure() {
     }
     assert_eq!(o.status.code(), Some(if v["failed"] == 0 { 0 } else { 1 }));
 }
+
+/// The clubs are part of what a run is: shards of runs with different clubs do not merge, and
+/// the report names them.
+#[test]
+fn shards_of_different_clubs_do_not_merge() {
+    let tmp = tempfile::tempdir().unwrap();
+    let shard = |away: &str, i: &str, name: &str| {
+        let out = tmp.path().join(name);
+        let args = [
+            "lab",
+            "microfut",
+            "--matches",
+            "4",
+            "--seed",
+            "3",
+            "--scenario",
+            "base",
+            "--quiet",
+            "--home",
+            "uniao_pedra_branca",
+            "--away",
+            away,
+            "--shard",
+            i,
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        let o = run(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        out.to_str().unwrap().to_string()
+    };
+    let a = shard("esporte_clube_mandacaru", "0/2", "a.json");
+    let b = shard("ferroviario_juazeiro", "1/2", "b.json");
+    let same = shard("esporte_clube_mandacaru", "1/2", "c.json");
+    let o = run(&["lab", "merge", &a, &b]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("/identity/setup"), "{}", stderr(&o));
+    let o = run(&["lab", "merge", &a, &same]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).lines().next().unwrap().contains("· uniao_pedra_branca v esporte_clube_mandacaru (clubs sha256:")
+    );
+}

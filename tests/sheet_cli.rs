@@ -149,6 +149,11 @@ fn bad_sheets_are_refused_field_by_field() {
     std::fs::write(dir.path().join("broken.json"), "{\"name\": ").unwrap();
     refused(&args(&["sheet"], &dir.path().join("broken.json")), &["malformed JSON at line 1"]);
     refused(&args(&["sheet"], &dir.path().join("missing.json")), &["cannot read", "missing.json"]);
+    // A value the schema lets through but that does not fit its type (an integer written 15.0)
+    // is still named by its field.
+    let (_d2, float) = scratch("youth");
+    edit_json(&float, |s| s["skills"]["passing"] = json!(15.0));
+    refused(&args(&["sheet"], &float), &[&format!("{}#/skills/passing: cannot read", float.display())]);
     refused(
         &["sheet", fixture("youth").to_str().unwrap(), "--revision", "0.5.0"],
         &["revision microfut 0.5.0 has no document with schema 'sheet_rules.schema.json'", "--revision"],
@@ -301,6 +306,7 @@ fn club_generate_is_deterministic_and_refuses_cleanly() {
     refuse(&["--budget", "modest", "--personality", "1,2"], "expected three whole numbers");
     refuse(&["--budget", "modest", "--identity", "tiki_taka"], "unknown identity 'tiki_taka'");
     refuse(&["--budget", "modest", "--id", "Bad Id"], "club id 'Bad Id'");
+    refuse(&["--budget", "modest", "--name", "   "], "the club name is blank");
     assert_eq!(tree_state(dir.path()), state, "nothing written on failure");
     // A failed run does not overwrite an existing file either.
     let before = std::fs::read(&a).unwrap();

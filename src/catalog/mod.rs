@@ -260,7 +260,8 @@ fn load_revision(ruleset: &str, dir: &str, files: &BTreeMap<String, &[u8]>) -> R
         }
     }
     let version = Version::parse(dir).expect("folder name checked");
-    let manifest = check_manifest(ruleset, dir, &rev_dir, &documents, &mut diagnostics);
+    let present: Vec<&str> = files.keys().map(String::as_str).collect();
+    let manifest = check_manifest(ruleset, dir, &rev_dir, &documents, &present, &mut diagnostics);
     for (name, doc) in &documents {
         if name == "manifest.json" {
             continue;
@@ -283,6 +284,7 @@ fn check_manifest(
     dir: &str,
     rev_dir: &str,
     documents: &BTreeMap<String, Value>,
+    present: &[&str],
     out: &mut Vec<Diagnostic>,
 ) -> Option<Manifest> {
     let file = format!("{rev_dir}/manifest.json");
@@ -318,8 +320,9 @@ fn check_manifest(
     {
         out.push(Diagnostic::new(&file, "/parent", format!("'{p}' is not a version")));
     }
+    // Against the files present, parsed or not: a malformed document is reported once, as malformed.
     for (i, d) in m.documents.iter().enumerate() {
-        if !documents.contains_key(d) {
+        if !present.contains(&d.as_str()) {
             out.push(Diagnostic::new(
                 &file,
                 format!("/documents/{i}"),
@@ -327,8 +330,8 @@ fn check_manifest(
             ));
         }
     }
-    for name in documents.keys() {
-        if name != "manifest.json" && !m.documents.contains(name) {
+    for name in present {
+        if *name != "manifest.json" && !m.documents.iter().any(|d| d == name) {
             out.push(Diagnostic::new(&file, "/documents", format!("{name} is in the folder but not listed")));
         }
     }
@@ -336,6 +339,7 @@ fn check_manifest(
 }
 
 fn check_catalog(entry: &mut RulesetEntry, out: &mut Vec<Diagnostic>) {
+    check_parents(entry);
     let cat_file = format!("{}/catalog.json", entry.id);
     let published: BTreeMap<String, PublishedEntry> = match &entry.catalog {
         Some(c) => {
@@ -403,6 +407,31 @@ fn check_catalog(entry: &mut RulesetEntry, out: &mut Vec<Diagnostic>) {
                 rev.file("manifest.json"),
                 "/status",
                 "marked published but not recorded in catalog.json: publish with tools/publish",
+            ));
+        }
+    }
+}
+
+/// A revision's parent is an older revision of the same ruleset, present in the catalog: the
+/// lineage a designer follows from one revision's change note to the next.
+fn check_parents(entry: &mut RulesetEntry) {
+    let versions: Vec<Version> = entry.revisions.keys().cloned().collect();
+    for (version, rev) in entry.revisions.iter_mut() {
+        let Some(parent) = rev.manifest.as_ref().and_then(|m| m.parent.clone()) else { continue };
+        let Ok(p) = Version::parse(&parent) else { continue };
+        let file = rev.file("manifest.json");
+        if p >= *version {
+            rev.diagnostics.push(Diagnostic::new(
+                file,
+                "/parent",
+                format!("parent {parent} is not older than the revision itself ({version})"),
+            ));
+        } else if !versions.contains(&p) {
+            let known: Vec<String> = versions.iter().map(|v| v.to_string()).collect();
+            rev.diagnostics.push(Diagnostic::new(
+                file,
+                "/parent",
+                format!("parent {parent} is not a revision of {} (revisions: {})", entry.id, known.join(", ")),
             ));
         }
     }

@@ -173,7 +173,7 @@ fn parse_personality(text: &str) -> Result<ClubPersonality, CliError> {
 fn generate_cmd(content: Option<&Path>, args: GenerateArgs) -> CliResult {
     let catalog = load_catalog(content)?;
     let rs = super::content::microfut_ruleset(&catalog, args.revision.as_deref())?;
-    let rules = ClubRules::need(&rs, "the club generator").map_err(CliError::input)?;
+    let rules = ClubRules::need(&rs, "club generator").map_err(CliError::input)?;
     let budget = match args.budget.trim().parse::<u64>() {
         Ok(b) => b,
         Err(_) => rules.preset(args.budget.trim()).map(|p| p.xp).ok_or_else(|| {

@@ -31,7 +31,7 @@ pub struct MatchArgs {
     pub human: Option<String>,
     /// JSON array of intents, used in order at each of the human side's decisions
     /// (e.g. [{"kind": "pass", "target": 9}, {"kind": "shoot"}]); when they run out the NPC decides.
-    #[arg(long)]
+    #[arg(long, requires = "human")]
     pub intents: Option<PathBuf>,
     /// Write the NPC decision log (the retained decisions) to this JSON file.
     #[arg(long)]
@@ -84,9 +84,27 @@ fn read_intents(path: &Path) -> Result<Vec<Intent>, CliError> {
         .map_err(|e| CliError::input(format!("{}: not a list of intents: {e}", path.display())))
 }
 
-fn write(path: &Path, value: &impl serde::Serialize) -> Result<(), CliError> {
-    let text = serde_json::to_string(value).expect("serializes");
-    std::fs::write(path, text).map_err(|e| CliError::input(format!("cannot write {}: {e}", path.display())))
+/// Writes every output or none: each goes to a temporary file beside its target first, and the
+/// targets are replaced only once all were written (a failure removes the temporaries).
+fn write_all(outputs: &[(&Path, String)]) -> Result<(), CliError> {
+    let temp = |p: &Path| {
+        let mut name = p.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+        name.push(".microfut-tmp");
+        p.with_file_name(name)
+    };
+    for (k, (path, text)) in outputs.iter().enumerate() {
+        if let Err(e) = std::fs::write(temp(path), text) {
+            for (done, _) in &outputs[..=k] {
+                let _ = std::fs::remove_file(temp(done));
+            }
+            return Err(CliError::input(format!("cannot write {}: {e}", path.display())));
+        }
+    }
+    for (path, _) in outputs {
+        std::fs::rename(temp(path), path)
+            .map_err(|e| CliError::input(format!("cannot write {}: {e}", path.display())))?;
+    }
+    Ok(())
 }
 
 pub fn run_match(content: Option<&Path>, args: MatchArgs) -> CliResult {
@@ -119,6 +137,7 @@ pub fn run_match(content: Option<&Path>, args: MatchArgs) -> CliResult {
         }
     }
     // Everything validated and played: now write.
+    let mut outputs: Vec<(&Path, String)> = Vec::new();
     if let Some(path) = &args.decisions {
         let log = m.decisions();
         let v = serde_json::json!({
@@ -126,11 +145,13 @@ pub fn run_match(content: Option<&Path>, args: MatchArgs) -> CliResult {
             "dropped": log.dropped(),
             "decisions": log.decisions().collect::<Vec<_>>(),
         });
-        write(path, &v)?;
+        outputs.push((path, serde_json::to_string(&v).expect("serializes")));
     }
     if let Some(path) = &args.out {
-        write(path, &RunRecord::of(&m, &rules, formations, human))?;
+        let record = RunRecord::of(&m, &rules, formations, human);
+        outputs.push((path, serde_json::to_string(&record).expect("serializes")));
     }
+    write_all(&outputs)?;
     let summary = m.summary();
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&summary).expect("serializes"));

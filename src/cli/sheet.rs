@@ -121,7 +121,7 @@ pub fn tidy(v: Value) -> Value {
 }
 
 fn rules(rs: &Ruleset) -> Result<SheetRules, CliError> {
-    SheetRules::need(rs, "the sheet view").map_err(CliError::input)
+    SheetRules::need(rs, "sheet view").map_err(CliError::input)
 }
 
 pub fn run_sheet(content: Option<&Path>, args: SheetArgs) -> CliResult {

@@ -12,6 +12,14 @@ pub struct ValidateArgs {
 pub fn run(content: Option<&Path>, args: ValidateArgs) -> CliResult {
     let catalog = load_catalog(content)?;
     let mut problems = catalog.diagnostics.clone();
+    if catalog.rulesets.is_empty() {
+        // An empty or mistyped --content folder is not "all valid".
+        problems.push(Diagnostic::new(
+            describe(content),
+            "",
+            "no ruleset found: expected folders such as microfut/ with a catalog.json and revision folders",
+        ));
+    }
     let mut summary = Vec::new();
     for entry in catalog.rulesets.values() {
         for rev in entry.revisions.values() {

@@ -52,13 +52,15 @@ pub enum GenerateError {
     BudgetTooSmall { budget: u64, players: usize, floor: f64, share: f64, structure: f64, minimum: u64 },
     #[error("club id '{0}' must start with a letter and hold only a-z, 0-9 and _")]
     BadId(String),
+    #[error("the club name is blank; give --name a name, or leave it out to have one made from the seed")]
+    BlankName,
     #[error("the club rules are not usable: {0}; run `microfut validate`")]
     Content(String),
     #[error("the generated squad does not validate (a generator bug or a content gap): {0}")]
     Invalid(String),
 }
 
-const BY: &str = "the club generator";
+const BY: &str = "club generator";
 
 /// One player under construction.
 struct Draft {
@@ -241,6 +243,7 @@ pub fn generate(rs: &Ruleset, req: &Request) -> Result<Club, GenerateError> {
         }
     };
     let name = match &req.name {
+        Some(n) if n.trim().is_empty() => return Err(GenerateError::BlankName),
         Some(n) => n.trim().to_string(),
         None => {
             let cn = &g.club_names;
@@ -449,7 +452,11 @@ pub fn generate(rs: &Ruleset, req: &Request) -> Result<Club, GenerateError> {
         budget: req.budget,
         squad: drafts.into_iter().map(|d| d.sheet).collect(),
     };
-    let report = club.validate(rs, Vec::new())?;
+    // The output is checked as a club file is: its schema, then its legality.
+    let mut schema = Vec::new();
+    let value = serde_json::to_value(&club).expect("clubs serialise");
+    crate::catalog::validate_schema("generated club", "club.schema.json", &value, &mut schema);
+    let report = club.validate(rs, schema)?;
     if !report.problems.is_empty() {
         let first: Vec<String> = report.problems.iter().take(3).map(|p| p.to_string()).collect();
         return Err(GenerateError::Invalid(first.join("; ")));

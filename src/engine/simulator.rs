@@ -49,6 +49,16 @@ impl Simulator for MatchSimulator {
         Ok(Arc::new(rules))
     }
 
+    fn setup(&self) -> Option<String> {
+        let clubs = std::collections::BTreeMap::from([
+            ("home".to_string(), serde_json::to_value(&self.home).expect("clubs serialise")),
+            ("away".to_string(), serde_json::to_value(&self.away).expect("clubs serialise")),
+        ]);
+        let fp = crate::catalog::fingerprint(&clubs);
+        let short = &fp[..fp.len().min("sha256:".len() + 12)];
+        Some(format!("{} v {} (clubs {short})", self.home.id, self.away.id))
+    }
+
     fn metrics(&self, _rules: &Self::Rules) -> Vec<Metric> {
         use Format::{Number, Percent};
         use Kind::{Mean, Ratio};

@@ -41,5 +41,8 @@ pub struct Identity {
     /// Simulations per scenario.
     pub simulations: u64,
     pub seed: u64,
+    /// What the simulations depend on beyond the revision (see `Simulator::setup`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setup: Option<String>,
     pub scenarios: Vec<ScenarioRef>,
 }

@@ -148,6 +148,11 @@ impl Report {
                 ),
             });
         }
+        if let Some(s) = &id.setup {
+            // Under the first line: "… · seed 1\n\n" becomes "… · seed 1 · <setup>\n\n".
+            let end = out.trim_end_matches('\n').len();
+            out.insert_str(end, &format!(" · {s}"));
+        }
         let (header, rows) = if self.ab() { self.long_rows(lang) } else { self.wide_rows(lang) };
         out.push_str(&table(&header, &rows));
         out.push('\n');
@@ -345,6 +350,9 @@ impl Report {
         top.insert("unit".into(), json!(id.unit.id));
         top.insert("simulations".into(), json!(id.simulations));
         top.insert("seed".into(), json!(id.seed));
+        if let Some(s) = &id.setup {
+            top.insert("setup".into(), json!(s));
+        }
         top.insert("confidence".into(), json!(0.95));
         top.insert("scenarios".into(), Value::Array(scenarios));
         top.insert("metrics".into(), json!(metrics));

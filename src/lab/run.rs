@@ -152,6 +152,7 @@ pub fn prepare<S: Simulator>(sim: &S, req: &Request) -> Result<Prepared<S::Rules
         against: req.against.map(RevisionRef::of),
         simulations: req.simulations,
         seed: req.seed,
+        setup: sim.setup(),
         scenarios: refs,
     };
     Ok(Prepared { identity, scenarios: prepared })

@@ -35,11 +35,14 @@ pub fn read_document<T: serde::de::DeserializeOwned>(
     })?;
     let mut problems = Vec::new();
     validate_as(name, schema, &with_schema(&value, schema), &mut problems);
-    match serde_json::from_value(value) {
+    // serde_path_to_error keeps where a value failed to convert (an integer written 15.0, a
+    // budget beyond u64), which the schema alone cannot catch, so the error names the field.
+    match serde_path_to_error::deserialize::<_, T>(value) {
         Ok(v) => Ok((v, problems)),
         Err(e) => {
             if problems.is_empty() {
-                problems.push(Diagnostic::new(name, "", format!("cannot read as {schema}: {e}")));
+                let pointer = json_pointer(e.path());
+                problems.push(Diagnostic::new(name, pointer, format!("cannot read as {schema}: {}", e.inner())));
             }
             Err(SheetFileError::Unreadable(problems))
         }
@@ -228,4 +231,19 @@ pub fn thousands(x: f64) -> String {
         s.push_str(&cents[1..]);
     }
     if neg && (whole > 0 || frac > 0.005) { format!("-{s}") } else { s }
+}
+
+/// A serde path (`squad[2].skills.passing`) as a JSON pointer (`/squad/2/skills/passing`).
+fn json_pointer(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut out = String::new();
+    for seg in path.iter() {
+        match seg {
+            Segment::Seq { index } => out.push_str(&format!("/{index}")),
+            Segment::Map { key } => out.push_str(&format!("/{}", crate::catalog::escape_token(key))),
+            Segment::Enum { variant } => out.push_str(&format!("/{}", crate::catalog::escape_token(variant))),
+            Segment::Unknown => {}
+        }
+    }
+    out
 }

@@ -130,7 +130,7 @@ pub struct XpSources {
     pub factors: [String; 4],
 }
 
-const BY: &str = "the sheet ledger";
+const BY: &str = "sheet ledger";
 
 impl XpRules {
     pub fn from_ruleset(rs: &Ruleset) -> Result<XpRules, Missing> {

@@ -71,7 +71,7 @@ pub enum ViewError {
     Invalid(Vec<SheetError>),
 }
 
-const BY: &str = "the sheet view";
+const BY: &str = "sheet view";
 
 impl Sheet {
     /// The computed sheet. Refuses a sheet whose values are missing or off their scales; a sheet
