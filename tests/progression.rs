@@ -202,7 +202,12 @@ fn bad_awards_change_nothing() {
     assert!(e.contains("exceeds the age cap at 27"), "{e}");
     let mut broken = fixture("youth");
     broken.progression = serde_json::json!({"channels": {"passing": {"raw": "x"}}});
-    assert!(t.award(&mut broken, &[("passing".into(), xp("1"))]).unwrap_err().to_string().starts_with("/progression:"));
+    assert!(
+        t.award(&mut broken, &[("passing".into(), xp("1"))])
+            .unwrap_err()
+            .to_string()
+            .starts_with("/progression/channels/passing/raw: not a progression record")
+    );
     assert_eq!(s, before);
 }
 

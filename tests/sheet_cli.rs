@@ -149,6 +149,22 @@ fn bad_sheets_are_refused_field_by_field() {
     std::fs::write(dir.path().join("broken.json"), "{\"name\": ").unwrap();
     refused(&args(&["sheet"], &dir.path().join("broken.json")), &["malformed JSON at line 1"]);
     refused(&args(&["sheet"], &dir.path().join("missing.json")), &["cannot read", "missing.json"]);
+    // A hand-edited progression record: unknown channels and negative XP are named.
+    let (_d3, prog) = scratch("youth");
+    edit_json(&prog, |s| {
+        s["progression"] = json!({"channels": {
+            "passing": {"raw": "10", "applied": "10", "banked": "-5"},
+            "flying": {"raw": "1", "applied": "1", "banked": "1"}
+        }, "history": []})
+    });
+    let f = prog.display().to_string();
+    refused(
+        &args(&["sheet"], &prog),
+        &[
+            &format!("{f}#/progression/channels/flying: unknown channel 'flying'"),
+            &format!("{f}#/progression/channels/passing/banked: -5 is negative"),
+        ],
+    );
     // A value the schema lets through but that does not fit its type (an integer written 15.0)
     // is still named by its field.
     let (_d2, float) = scratch("youth");

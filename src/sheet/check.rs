@@ -148,6 +148,29 @@ impl Sheet {
                 format!("unknown role '{}'{} (roles: {})", self.role, hint(&self.role, &known), known.join(", ")),
             ));
         }
+        // The progression record `train` and `age` keep: readable, only known channels, and no
+        // negative XP (a hand-edited record would otherwise be trusted by the next session).
+        if !self.progression.is_null() {
+            match serde_path_to_error::deserialize::<_, super::Progression>(self.progression.clone()) {
+                Err(e) => out.push(SheetError::new(
+                    format!("/progression{}", json_pointer(e.path())),
+                    format!("not a progression record: {}", e.inner()),
+                )),
+                Ok(p) => {
+                    for (name, ch) in &p.channels {
+                        let at = format!("/progression/channels/{}", crate::catalog::escape_token(name));
+                        if super::Trait::named(name).is_none() {
+                            out.push(SheetError::new(at.clone(), format!("unknown channel '{name}'")));
+                        }
+                        for (field, x) in [("raw", ch.raw), ("applied", ch.applied), ("banked", ch.banked)] {
+                            if x < super::xp::Xp::ZERO {
+                                out.push(SheetError::new(format!("{at}/{field}"), format!("{x} is negative")));
+                            }
+                        }
+                    }
+                }
+            }
+        }
         // The cap is only meaningful once every level is.
         if !out.iter().any(|e| e.pointer != "/name" && e.pointer != "/shirt" && e.pointer != "/role") {
             let totals = xp.totals(self);
