@@ -110,6 +110,8 @@ pub struct Match {
     penalty_kick: bool,
     /// Duel difficulties computed this round: (carrier, defender, moving, difficulties).
     duel_cache: Vec<(usize, usize, bool, (i32, i32))>,
+    /// Buffers the pass estimates reuse (a decision makes ~10), so estimating allocates nothing.
+    pass_scratch: npc::PassScratch,
 }
 
 impl Match {
@@ -167,6 +169,7 @@ impl Match {
             positioned_for: None,
             penalty_kick: false,
             duel_cache: Vec::with_capacity(16),
+            pass_scratch: npc::PassScratch::default(),
             rules,
         };
         m.event(EventKind::KickOff { team: 0 });

@@ -575,6 +575,14 @@ impl Match {
     /// summed over the pass's margins — where it arrives, whether each interceptor on the line
     /// beats it (with that margin's Q_INT), whether the receiver controls it (with its Q_REC).
     fn pass_estimate(&mut self, c: usize, r: usize, to: V2) -> (f64, f64) {
+        let mut sc = std::mem::take(&mut self.pass_scratch);
+        sc.clear();
+        let out = self.pass_estimate_with(&mut sc, c, r, to);
+        self.pass_scratch = sc;
+        out
+    }
+
+    fn pass_estimate_with(&mut self, sc: &mut PassScratch, c: usize, r: usize, to: V2) -> (f64, f64) {
         let s = self.rules.slots;
         let pipes = self.rules.pipes;
         let pr = self.rules.params;
@@ -585,15 +593,13 @@ impl Match {
         let Some(difficulty) = res.difficulty.filter(|_| res.possible) else { return (0.0, 0.0) };
         let p_pass = res.chance();
         let t = self.state.players[c].team;
-        let on_line: Vec<(usize, V2)> = self
-            .opponents(t)
-            .filter_map(|o| {
-                let (d, along) = to_segment(self.state.players[o].pos, from, to);
-                (along > 0.02 && along < 0.98 && d <= self.get(o, s.interception_radius))
-                    .then(|| (o, from + (to - from) * along))
-            })
-            .collect();
-        for &(o, meet) in &on_line {
+        for o in self.opponents(t) {
+            let (d, along) = to_segment(self.state.players[o].pos, from, to);
+            if along > 0.02 && along < 0.98 && d <= self.get(o, s.interception_radius) {
+                sc.on_line.push((o, from + (to - from) * along));
+            }
+        }
+        for &(o, meet) in &sc.on_line {
             self.set_stamina(o);
             self.set_orientation(o, meet);
         }
@@ -606,8 +612,6 @@ impl Match {
         // The reachable margins, and the distinct (Q_INT, Q_REC) pairs they give, in order of
         // first appearance: interceptor and receiver difficulties depend on the margin only
         // through these.
-        let mut reachable: Vec<(i32, f64, usize)> = Vec::with_capacity(16);
-        let mut pairs: Vec<(f64, f64)> = Vec::with_capacity(4);
         for (total, p) in odds.totals() {
             let margin = total as i32 - difficulty;
             let (outcome, q_rec, q_int) = rules.margins.pass(margin);
@@ -621,48 +625,50 @@ impl Match {
             if !within {
                 continue;
             }
-            let entry = match pairs.iter().position(|e| e.0 == q_int && e.1 == q_rec) {
+            let entry = match sc.q_ints.iter().zip(&sc.q_recs).position(|(&qi, &qr)| qi == q_int && qr == q_rec) {
                 Some(i) => i,
                 None => {
-                    pairs.push((q_int, q_rec));
-                    pairs.len() - 1
+                    sc.q_ints.push(q_int);
+                    sc.q_recs.push(q_rec);
+                    sc.q_ints.len() - 1
                 }
             };
-            reachable.push((margin, p.as_f64(), entry));
+            sc.reachable.push((margin, p.as_f64(), entry));
         }
-        if pairs.is_empty() {
+        let pairs = sc.q_ints.len();
+        if pairs == 0 {
             return (p_pass, 0.0);
         }
-        let q_ints: Vec<f64> = pairs.iter().map(|e| e.0).collect();
-        let q_recs: Vec<f64> = pairs.iter().map(|e| e.1).collect();
         // diffs[entry * n + i]: interceptor i's difficulty at that pair's Q_INT.
-        let n = on_line.len();
-        let mut diffs = vec![0i32; pairs.len() * n];
+        let n = sc.on_line.len();
+        sc.diffs.resize(pairs * n, 0);
         let interception = &rules.rs.pipelines[pipes.interception];
-        for (i, &(o, _)) in on_line.iter().enumerate() {
-            interception.resolve_each(&mut self.state.players[o].inputs, s.q_int, &q_ints, |k, res| {
+        for (i, &(o, _)) in sc.on_line.iter().enumerate() {
+            let diffs = &mut sc.diffs;
+            interception.resolve_each(&mut self.state.players[o].inputs, s.q_int, &sc.q_ints, |k, res| {
                 diffs[k * n + i] = res.difficulty.expect("the engine's action pipelines are checked at load");
             });
         }
-        let mut control = vec![0.0; pairs.len()];
+        sc.control.resize(pairs, 0.0);
+        let control = &mut sc.control;
         rules.rs.pipelines[pipes.control].resolve_each(
             &mut self.state.players[r].inputs,
             s.q_rec,
-            &q_recs,
+            &sc.q_recs,
             |k, res| {
                 let d = res.difficulty.expect("the engine's action pipelines are checked at load");
                 control[k] = rules.margins.control_keep(d);
             },
         );
         let mut keep = 0.0;
-        for (margin, p, entry) in reachable {
+        for &(margin, p, entry) in &sc.reachable {
             let mut through = 1.0;
-            for &od in &diffs[entry * n..(entry + 1) * n] {
+            for &od in &sc.diffs[entry * n..(entry + 1) * n] {
                 // The interceptor fails when his margin does not beat the pass (or his test fails).
                 let needs = if compare { od + margin + 1 } else { od };
                 through *= 1.0 - odds.success(needs).as_f64();
             }
-            keep += p * through * control[entry];
+            keep += p * through * sc.control[entry];
         }
         (p_pass, keep)
     }
@@ -809,5 +815,28 @@ impl Match {
             // The keeper must beat the shot's margin.
             1.0 - odds.success(keeper_difficulty + shot_margin + 1).as_f64()
         }
+    }
+}
+
+/// Reused buffers of [`Match::pass_estimate`]: interceptors on the line, reachable margins,
+/// the distinct (Q_INT, Q_REC) pairs, interceptor difficulties and receiver control per pair.
+#[derive(Debug, Default)]
+pub(super) struct PassScratch {
+    on_line: Vec<(usize, V2)>,
+    reachable: Vec<(i32, f64, usize)>,
+    q_ints: Vec<f64>,
+    q_recs: Vec<f64>,
+    diffs: Vec<i32>,
+    control: Vec<f64>,
+}
+
+impl PassScratch {
+    fn clear(&mut self) {
+        self.on_line.clear();
+        self.reachable.clear();
+        self.q_ints.clear();
+        self.q_recs.clear();
+        self.diffs.clear();
+        self.control.clear();
     }
 }
