@@ -166,3 +166,22 @@ fn a_missing_parent_and_an_empty_folder_are_problems() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stdout(&o).contains("no ruleset found"), "{}", stdout(&o));
 }
+
+/// A UTF-8 byte order mark (Windows Notepad writes one) is not an error, and does not change a
+/// revision's fingerprint: fingerprints are over parsed JSON.
+#[test]
+fn a_byte_order_mark_is_ignored() {
+    let (_tmp, content) = content_copy();
+    let file = content.join("microfut/0.5.2/params.json");
+    let mut bytes = b"\xEF\xBB\xBF".to_vec();
+    bytes.extend(fs::read(&file).unwrap());
+    fs::write(&file, bytes).unwrap();
+    let o = run(&["validate", "--content", content.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let sheet = content.join("bom-sheet.json");
+    let mut bytes = b"\xEF\xBB\xBF".to_vec();
+    bytes.extend(fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/sheets/youth.json")).unwrap());
+    fs::write(&sheet, bytes).unwrap();
+    let o = run(&["sheet", sheet.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}

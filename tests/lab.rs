@@ -305,6 +305,7 @@ fn unknown_ruleset() {
 
 #[test]
 fn unknown_scenario_is_named_with_the_known_ones() {
+    refused(&["lab", "trilha", "--games", "10", "--seed", "1", "--home", "x"], "trilha has no clubs");
     let err = refused(&["lab", "trilha", "--games", "10", "--seed", "1", "--scenario", "Z"], "unknown scenario 'Z'");
     assert!(err.contains("A, B, C, D, E, F, G, H"), "{err}");
     refused(&["lab", "trilha", "--games", "10", "--seed", "1", "--scenario", "g"], "did you mean 'G'?");

@@ -236,7 +236,7 @@ pub fn check_engine(rev: &Revision) -> Result<(), CatalogError> {
 }
 
 fn parse_json(file: &str, bytes: &[u8], out: &mut Vec<Diagnostic>) -> Option<Value> {
-    match serde_json::from_slice::<Value>(bytes) {
+    match serde_json::from_slice::<Value>(strip_bom(bytes)) {
         Ok(v) => Some(v),
         Err(e) => {
             out.push(Diagnostic::new(
@@ -435,4 +435,11 @@ fn check_parents(entry: &mut RulesetEntry) {
             ));
         }
     }
+}
+
+/// The bytes of a JSON text without a UTF-8 byte order mark, which some editors (Windows
+/// Notepad) write and RFC 8259 lets a parser ignore; fingerprints are over parsed values, so a
+/// BOM never changes one.
+pub fn strip_bom(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
 }

@@ -133,6 +133,9 @@ pub fn run(content: Option<&Path>, args: LabArgs) -> CliResult {
     let ruleset = args.ruleset.clone().expect("clap requires a ruleset");
     let catalog = load_catalog(content)?;
     match ruleset.as_str() {
+        "trilha" if args.home.is_some() || args.away.is_some() => {
+            Err(CliError::input("--home and --away choose Microfut clubs; trilha has no clubs"))
+        }
         "trilha" => run_with(&TrilhaSimulator, &catalog, args),
         "microfut" => {
             // By default two equal clubs: the revision's reference club against itself.

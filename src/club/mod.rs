@@ -64,7 +64,7 @@ impl Club {
     }
 
     pub fn parse(bytes: &[u8], name: &str) -> Result<Club, ClubError> {
-        serde_json::from_slice(bytes).map_err(|e| ClubError::Json {
+        serde_json::from_slice(crate::catalog::strip_bom(bytes)).map_err(|e| ClubError::Json {
             path: name.to_string(),
             line: e.line(),
             column: e.column(),

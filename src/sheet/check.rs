@@ -27,11 +27,8 @@ pub fn read_document<T: serde::de::DeserializeOwned>(
     name: &str,
     schema: &str,
 ) -> Result<(T, Vec<Diagnostic>), SheetFileError> {
-    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| SheetFileError::Json {
-        path: name.into(),
-        line: e.line(),
-        column: e.column(),
-        message: e.to_string(),
+    let value: serde_json::Value = serde_json::from_slice(crate::catalog::strip_bom(bytes)).map_err(|e| {
+        SheetFileError::Json { path: name.into(), line: e.line(), column: e.column(), message: e.to_string() }
     })?;
     let mut problems = Vec::new();
     validate_as(name, schema, &with_schema(&value, schema), &mut problems);
