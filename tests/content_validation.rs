@@ -185,3 +185,31 @@ fn a_byte_order_mark_is_ignored() {
     let o = run(&["sheet", sheet.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+/// One edit, two problems: an unknown variable in a derived value does not hide the cycle that
+/// derived value closes.
+#[test]
+fn a_cycle_is_reported_beside_an_unknown_variable() {
+    let (_tmp, content) = content_copy();
+    let draft = content.join("microfut/0.9.0");
+    copy_dir(&content.join("microfut/0.5.2"), &draft);
+    edit_json(&draft.join("manifest.json"), |m| {
+        m["version"] = json!("0.9.0");
+        m["status"] = json!("draft");
+    });
+    edit_json(&draft.join("derived.json"), |d| {
+        for p in d["derived"].as_array_mut().unwrap() {
+            let base = p["base"]["expr"].as_str().unwrap().to_string();
+            match p["output"].as_str() {
+                Some("speed") => p["base"]["expr"] = json!(base.replacen("dx", "acceleration", 1)),
+                Some("acceleration") => p["base"]["expr"] = json!(base.replacen("dx", "speed + dxx", 1)),
+                _ => {}
+            }
+        }
+    });
+    let o = run(&["validate", "--content", content.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(out.contains("unknown variable 'dxx'"), "{out}");
+    assert!(out.contains("cycle between derived values: speed → acceleration → speed"), "{out}");
+}

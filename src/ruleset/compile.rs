@@ -209,6 +209,9 @@ pub fn compile(rev: &Revision) -> Result<Ruleset, Vec<Diagnostic>> {
     let mut pipelines: Vec<Pipeline> = Vec::new();
     let mut pipeline_index: BTreeMap<String, usize> = BTreeMap::new();
     let mut outputs: BTreeMap<usize, usize> = BTreeMap::new();
+    // What each pipeline reads and computes, also for those that failed to compile, so a cycle
+    // between derived values is reported together with the other errors of the same edit.
+    let mut nodes: Vec<DepNode> = Vec::new();
     for (kind, loc) in &pipeline_docs {
         let p = &loc.item;
         if pipeline_index.contains_key(&p.id) {
@@ -224,7 +227,7 @@ pub fn compile(rev: &Revision) -> Result<Ruleset, Vec<Diagnostic>> {
             res_file: &res_file,
             odds: &odds,
         };
-        if let Some(compiled) = compile_pipeline(&ctx, loc, &mut out) {
+        if let Some(compiled) = compile_pipeline(&ctx, loc, &mut nodes, &mut out) {
             if let Some(o) = compiled.output {
                 if let Some(&other) = outputs.get(&o) {
                     out.push(Diagnostic::new(
@@ -241,7 +244,7 @@ pub fn compile(rev: &Revision) -> Result<Ruleset, Vec<Diagnostic>> {
         }
     }
 
-    let derived_order = order_derived(&pipelines, &outputs, &vars, &mut out);
+    let derived_order = order_derived(&nodes, &vars, &mut out);
 
     if !out.is_empty() {
         // A broken library modifier fails in every pipeline using it: report it once.
@@ -507,7 +510,12 @@ fn describe(e: &CompileError) -> String {
     e.to_string()
 }
 
-fn compile_pipeline(ctx: &PipelineCtx, loc: &Located<PipelineDoc>, out: &mut Vec<Diagnostic>) -> Option<Pipeline> {
+fn compile_pipeline(
+    ctx: &PipelineCtx,
+    loc: &Located<PipelineDoc>,
+    nodes: &mut Vec<DepNode>,
+    out: &mut Vec<Diagnostic>,
+) -> Option<Pipeline> {
     let p = &loc.item;
     let (file, ptr) = (loc.file.as_str(), loc.pointer.as_str());
     let before = out.len();
@@ -609,9 +617,16 @@ fn compile_pipeline(ctx: &PipelineCtx, loc: &Located<PipelineDoc>, out: &mut Vec
             s
         };
 
+    // What stages that failed to compile read: still edges of the derived-value graph.
+    let mut failed_reads: BTreeSet<usize> = BTreeSet::new();
     let mut r = Reads::default();
-    let base = stage(ctx, &p.base, file, &format!("{ptr}/base"), BASE, &locals, &mut r, out, "")
-        .map(|s| claim_stage(s, r, &format!("{ptr}/base"), &mut locals, out));
+    let base = match stage(ctx, &p.base, file, &format!("{ptr}/base"), BASE, &locals, &mut r, out, "") {
+        Some(s) => Some(claim_stage(s, r, &format!("{ptr}/base"), &mut locals, out)),
+        None => {
+            failed_reads.extend(r.inputs);
+            None
+        }
+    };
 
     let mut modifiers = Vec::new();
     for (i, m) in p.modifiers.iter().enumerate() {
@@ -639,8 +654,9 @@ fn compile_pipeline(ctx: &PipelineCtx, loc: &Located<PipelineDoc>, out: &mut Vec
             continue;
         };
         let mut r = Reads::default();
-        if let Some(s) = stage(ctx, doc, sfile, &spointer, &id, &locals, &mut r, out, &context) {
-            modifiers.push(claim_stage(s, r, &mp, &mut locals, out));
+        match stage(ctx, doc, sfile, &spointer, &id, &locals, &mut r, out, &context) {
+            Some(s) => modifiers.push(claim_stage(s, r, &mp, &mut locals, out)),
+            None => failed_reads.extend(r.inputs),
         }
     }
 
@@ -688,6 +704,12 @@ fn compile_pipeline(ctx: &PipelineCtx, loc: &Located<PipelineDoc>, out: &mut Vec
             format!("pipeline '{}' uses {} named values; at most {MAX_LOCALS}", p.id, locals.len()),
         ));
     }
+    nodes.push(DepNode {
+        id: p.id.clone(),
+        output,
+        inputs: reads.union(&failed_reads).copied().collect(),
+        source: format!("{file}#{ptr}"),
+    });
     if out.len() > before {
         return None;
     }
@@ -778,18 +800,29 @@ fn stage(
     }
 }
 
-/// Topological order of derived pipelines with outputs; reports cycles.
-fn order_derived(
-    pipelines: &[Pipeline],
-    outputs: &BTreeMap<usize, usize>,
-    vars: &[Variable],
-    out: &mut Vec<Diagnostic>,
-) -> Vec<usize> {
+/// A pipeline as the derived-value graph sees it: what it computes and what it reads.
+struct DepNode {
+    id: String,
+    output: Option<usize>,
+    inputs: Vec<usize>,
+    source: String,
+}
+
+/// Topological order of derived pipelines with outputs; reports cycles. Nodes are the
+/// pipelines in declaration order; when no pipeline failed they are indexed as the compiled ones.
+fn order_derived(nodes: &[DepNode], vars: &[Variable], out: &mut Vec<Diagnostic>) -> Vec<usize> {
+    let mut outputs: BTreeMap<usize, usize> = BTreeMap::new();
+    for (i, n) in nodes.iter().enumerate() {
+        if let Some(o) = n.output {
+            outputs.entry(o).or_insert(i);
+        }
+    }
+    let outputs = &outputs;
     let mut t = Topo {
-        pipelines,
+        pipelines: nodes,
         outputs,
         vars,
-        marks: vec![Mark::New; pipelines.len()],
+        marks: vec![Mark::New; nodes.len()],
         stack: Vec::new(),
         order: Vec::new(),
         out,
@@ -808,7 +841,7 @@ enum Mark {
 }
 
 struct Topo<'a> {
-    pipelines: &'a [Pipeline],
+    pipelines: &'a [DepNode],
     outputs: &'a BTreeMap<usize, usize>,
     vars: &'a [Variable],
     marks: Vec<Mark>,
