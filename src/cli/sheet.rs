@@ -174,19 +174,8 @@ pub fn run_train(content: Option<&Path>, args: TrainArgs) -> CliResult {
     let file = args.sheet.display().to_string();
     let outcome = trainer.award(&mut sheet, &awards).map_err(|e| CliError::input(format!("{file}: {e}")))?;
     let target = args.out.clone().unwrap_or_else(|| args.sheet.clone());
-    if !args.dry_run {
-        write_json(&target, &sheet)?;
-    }
-    if args.json {
-        let v = serde_json::json!({ "sheet": sheet.name, "written": (!args.dry_run).then(|| target.display().to_string()), "outcome": outcome });
-        outln!("{}", serde_json::to_string_pretty(&tidy(v)).expect("serializes"));
-    } else {
-        out!("{}", human_outcome(&sheet, &outcome, &rules(&rs)?, &rs, args.lang));
-        if !args.dry_run {
-            outln!("wrote {}", target.display());
-        }
-    }
-    Ok(())
+    let human = || Ok(human_outcome(&sheet, &outcome, &rules(&rs)?, &rs, args.lang));
+    finish_session(&sheet, &target, args.dry_run, args.json.then(|| ("outcome", serde_json::json!(outcome))), human)
 }
 
 pub fn run_age(content: Option<&Path>, args: AgeArgs) -> CliResult {
@@ -197,16 +186,34 @@ pub fn run_age(content: Option<&Path>, args: AgeArgs) -> CliResult {
     let file = args.sheet.display().to_string();
     let ageing = trainer.age(&mut sheet, args.years).map_err(|e| CliError::input(format!("{file}: {e}")))?;
     let target = args.out.clone().unwrap_or_else(|| args.sheet.clone());
-    if !args.dry_run {
-        write_json(&target, &sheet)?;
+    let human = || Ok(human_ageing(&sheet, &ageing, &rules(&rs)?, &rs, args.lang));
+    finish_session(&sheet, &target, args.dry_run, args.json.then(|| ("ageing", serde_json::json!(ageing))), human)
+}
+
+/// The end of `train` and `age`: write the sheet (unless a dry run), then print the session as
+/// JSON (`{"sheet", "written", <key>: …}`) or for people, followed by where it was written.
+fn finish_session(
+    sheet: &Sheet,
+    target: &Path,
+    dry_run: bool,
+    json: Option<(&str, serde_json::Value)>,
+    human: impl FnOnce() -> Result<String, CliError>,
+) -> CliResult {
+    if !dry_run {
+        write_json(target, sheet)?;
     }
-    if args.json {
-        let v = serde_json::json!({ "sheet": sheet.name, "written": (!args.dry_run).then(|| target.display().to_string()), "ageing": ageing });
-        outln!("{}", serde_json::to_string_pretty(&tidy(v)).expect("serializes"));
-    } else {
-        out!("{}", human_ageing(&sheet, &ageing, &rules(&rs)?, &rs, args.lang));
-        if !args.dry_run {
-            outln!("wrote {}", target.display());
+    let written = (!dry_run).then(|| target.display().to_string());
+    match json {
+        Some((key, value)) => {
+            let mut v = serde_json::json!({ "sheet": sheet.name, "written": written });
+            v[key] = value;
+            outln!("{}", serde_json::to_string_pretty(&tidy(v)).expect("serializes"));
+        }
+        None => {
+            out!("{}", human()?);
+            if let Some(w) = written {
+                outln!("wrote {w}");
+            }
         }
     }
     Ok(())

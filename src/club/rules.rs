@@ -1,8 +1,8 @@
 //! A revision's `club_rules.json`: what makes a squad valid (document §18) and every number of the
 //! squad generator (§19). Read here, checked for meaning here; used by `validate` and `generate`.
 
-use crate::catalog::{Diagnostic, Labels, Revision, declared_schema};
-use crate::ruleset::{Missing, Ruleset};
+use crate::catalog::{Diagnostic, Labels, Revision};
+use crate::ruleset::Ruleset;
 use crate::sheet::rules::RulesError;
 use crate::sheet::{Foot, Roles, SheetRules, Trait, TraitKind, XpRules};
 use serde::Deserialize;
@@ -173,29 +173,14 @@ pub struct Generator {
 impl ClubRules {
     /// The revision's club rules; `None` when it has none (0.5.0 predates them).
     pub fn from_revision(rev: &Revision) -> Result<Option<ClubRules>, Vec<Diagnostic>> {
-        let Some((name, doc)) = rev.documents.iter().find(|(_, d)| declared_schema(d) == Some(SCHEMA)) else {
-            return Ok(None);
-        };
-        let file = rev.file(name);
-        let mut rules: ClubRules = serde_json::from_value(doc.clone())
-            .map_err(|e| vec![Diagnostic::new(&file, "", format!("cannot read as {SCHEMA}: {e}"))])?;
-        rules.file = file;
-        Ok(Some(rules))
+        crate::sheet::rules::read_rules(rev, SCHEMA, |r: &mut ClubRules, file| r.file = file)
     }
 
     /// The rules a command needs, or a message naming the revision that lacks them (or the
     /// first problem of rules that fail their meaning check).
     pub fn need(rs: &Ruleset, needed_by: &'static str) -> Result<ClubRules, RulesError> {
-        let missing = || Missing { revision: rs.label(), what: "document with schema", name: SCHEMA.into(), needed_by };
-        match ClubRules::from_revision(&rs.revision) {
-            Ok(Some(r)) => {
-                let problems = r.check(rs);
-                let file = r.file.clone();
-                RulesError::check(r, &file, problems)
-            }
-            Ok(None) => Err(missing().into()),
-            Err(d) => RulesError::check((), &rs.label(), d).and(Err(missing().into())),
-        }
+        let read = ClubRules::from_revision(&rs.revision);
+        crate::sheet::rules::need_rules(rs, SCHEMA, needed_by, read, |r| (r.check(rs), r.file.clone()))
     }
 
     pub fn tier(&self, id: &str) -> Option<&Tier> {

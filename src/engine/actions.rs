@@ -5,7 +5,7 @@
 use super::Match;
 use super::content::{ControlOutcome, DuelOutcome, PassOutcome, SaveOutcome, ShotOutcome};
 use super::events::EventKind;
-use super::geometry::{V2, to_segment};
+use super::geometry::V2;
 use super::npc::{Candidate, Kind};
 use super::state::{Ball, Line, Restart, RestartKind};
 use crate::pipeline::Resolution;
@@ -185,10 +185,7 @@ impl Match {
         let mut on_line: Vec<(f64, usize)> = self
             .opponents(t)
             .filter(|&o| !(skip_keeper && self.state.players[o].line == Line::Goalkeeper))
-            .filter_map(|o| {
-                let (d, along) = to_segment(self.state.players[o].pos, from, to);
-                (along > 0.02 && along < 0.98 && d <= self.get(o, s.interception_radius)).then_some((along, o))
-            })
+            .filter_map(|o| self.reaches_line(o, from, to).map(|along| (along, o)))
             .collect();
         on_line.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         for (along, o) in on_line {

@@ -87,6 +87,11 @@ pub fn angle_between(a: V2, b: V2) -> f64 {
 
 /// Distance from `p` to the segment `a`–`b`, and where along it (0 at `a`, 1 at `b`) the nearest
 /// point lies.
+/// The share of a ball's path at either end that belongs to the passer and the receiver: a
+/// player closer to an end than this stands at the end, not on the line between (geometry, not
+/// a rule: it only keeps the two ends themselves out).
+pub const LINE_END: f64 = 0.02;
+
 pub fn to_segment(p: V2, a: V2, b: V2) -> (f64, f64) {
     let ab = b - a;
     let l2 = ab.dot(ab);

@@ -9,7 +9,7 @@
 
 use super::Match;
 use super::content::PassOutcome;
-use super::geometry::{V2, angle_between, to_segment};
+use super::geometry::{LINE_END, V2, angle_between, to_segment};
 use super::log::{CandidateLog, Decision, Personality, StateSummary};
 use super::state::{Line, mix};
 use serde::{Deserialize, Serialize};
@@ -84,6 +84,8 @@ pub struct Candidate {
     /// Probability that the action ends in a goal (a shot; a cross headed in), else 0.
     pub goal_chance: f64,
     pub progression: f64,
+    /// Metres gained towards the opponents' goal (progression before it is normalised).
+    pub gain: f64,
     pub threat: f64,
     pub turnover_risk: f64,
     pub personality_modifier: f64,
@@ -104,6 +106,7 @@ impl Candidate {
             success: 0.0,
             goal_chance: 0.0,
             progression: 0.0,
+            gain: 0.0,
             threat: 0.0,
             turnover_risk: 0.0,
             personality_modifier: 0.0,
@@ -138,7 +141,7 @@ impl Candidate {
             "{what}: test {:.0}%, keeps the ball {:.0}%, gains {:.0} m, threat {:.2}",
             self.probability * 100.0,
             self.success * 100.0,
-            self.progression * 105.0,
+            self.gain,
             self.threat
         )
     }
@@ -383,6 +386,7 @@ impl Match {
             let cand = &mut self.candidates[i];
             cand.threat = threat;
             cand.progression = progression;
+            cand.gain = progression * pitch.length;
             cand.turnover_risk = risk;
             cand.personality_modifier = sp - s0;
             cand.match_state_modifier = sa - sp;
@@ -524,6 +528,15 @@ impl Match {
         self.keep_chance(cv, dv)
     }
 
+    /// Where along the ball's path from `from` to `to` (0..1) player `o` can reach it — within
+    /// his interception radius of the line (document §30), strictly between its two ends — or
+    /// `None`.
+    pub(super) fn reaches_line(&self, o: usize, from: V2, to: V2) -> Option<f64> {
+        let (d, along) = to_segment(self.state.players[o].pos, from, to);
+        let inside = along > LINE_END && along < 1.0 - LINE_END;
+        (inside && d <= self.get(o, self.rules.slots.interception_radius)).then_some(along)
+    }
+
     /// Who may challenge a carrier at `at`: outfield players anywhere, a keeper inside his box.
     pub(super) fn may_challenge(&self, o: usize, at: V2) -> bool {
         let pl = &self.state.players[o];
@@ -594,8 +607,7 @@ impl Match {
         let p_pass = res.chance();
         let t = self.state.players[c].team;
         for o in self.opponents(t) {
-            let (d, along) = to_segment(self.state.players[o].pos, from, to);
-            if along > 0.02 && along < 0.98 && d <= self.get(o, s.interception_radius) {
+            if let Some(along) = self.reaches_line(o, from, to) {
                 sc.on_line.push((o, from + (to - from) * along));
             }
         }
@@ -747,11 +759,7 @@ impl Match {
         } else {
             self.opponents(t)
                 .filter(|&o| self.state.players[o].line != Line::Goalkeeper)
-                .filter_map(|o| {
-                    let (d, along) = to_segment(self.state.players[o].pos, from, target);
-                    (along > 0.02 && along < 0.98 && d <= self.get(o, s.interception_radius))
-                        .then(|| (o, from + (target - from) * along))
-                })
+                .filter_map(|o| self.reaches_line(o, from, target).map(|along| (o, from + (target - from) * along)))
                 .collect()
         };
         for &(o, meet) in &blockers {

@@ -76,6 +76,43 @@ pub enum RulesError {
     Invalid { file: String, count: usize, first: String },
 }
 
+/// A revision's rules document of one schema, read and told its file; `None` when the revision
+/// has none. Shared by the sheet and club rules.
+pub(crate) fn read_rules<T: serde::de::DeserializeOwned>(
+    rev: &Revision,
+    schema: &str,
+    set_file: impl FnOnce(&mut T, String),
+) -> Result<Option<T>, Vec<Diagnostic>> {
+    let Some((name, doc)) = rev.documents.iter().find(|(_, d)| declared_schema(d) == Some(schema)) else {
+        return Ok(None);
+    };
+    let file = rev.file(name);
+    let mut rules: T = serde_json::from_value(doc.clone())
+        .map_err(|e| vec![Diagnostic::new(&file, "", format!("cannot read as {schema}: {e}"))])?;
+    set_file(&mut rules, file);
+    Ok(Some(rules))
+}
+
+/// Rules a command needs: read (see [`read_rules`]) and meaning-checked (`check` gives the
+/// problems and the file), or an error naming the revision that lacks them.
+pub(crate) fn need_rules<T>(
+    rs: &Ruleset,
+    schema: &str,
+    needed_by: &'static str,
+    read: Result<Option<T>, Vec<Diagnostic>>,
+    check: impl FnOnce(&T) -> (Vec<Diagnostic>, String),
+) -> Result<T, RulesError> {
+    let missing = || Missing { revision: rs.label(), what: "document with schema", name: schema.into(), needed_by };
+    match read {
+        Ok(Some(r)) => {
+            let (problems, file) = check(&r);
+            RulesError::check(r, &file, problems)
+        }
+        Ok(None) => Err(missing().into()),
+        Err(d) => RulesError::check((), &rs.label(), d).and(Err(missing().into())),
+    }
+}
+
 impl RulesError {
     /// Refuses rules whose meaning check found problems.
     pub fn check<T>(rules: T, file: &str, problems: Vec<Diagnostic>) -> Result<T, RulesError> {
@@ -119,29 +156,13 @@ pub struct SheetRules {
 impl SheetRules {
     /// The revision's sheet rules; `None` when it has none (0.5.0 predates them).
     pub fn from_revision(rev: &Revision) -> Result<Option<SheetRules>, Vec<Diagnostic>> {
-        let Some((name, doc)) = rev.documents.iter().find(|(_, d)| declared_schema(d) == Some(SCHEMA)) else {
-            return Ok(None);
-        };
-        let file = rev.file(name);
-        let mut rules: SheetRules = serde_json::from_value(doc.clone())
-            .map_err(|e| vec![Diagnostic::new(&file, "", format!("cannot read as {SCHEMA}: {e}"))])?;
-        rules.file = file;
-        Ok(Some(rules))
+        read_rules(rev, SCHEMA, |r: &mut SheetRules, file| r.file = file)
     }
 
     /// The rules a command needs, or a message naming the revision that lacks them (or the
     /// first problem of rules that fail their meaning check).
     pub fn need(rs: &Ruleset, needed_by: &'static str) -> Result<SheetRules, RulesError> {
-        let missing = || Missing { revision: rs.label(), what: "document with schema", name: SCHEMA.into(), needed_by };
-        match SheetRules::from_revision(&rs.revision) {
-            Ok(Some(r)) => {
-                let problems = r.check(rs);
-                let file = r.file.clone();
-                RulesError::check(r, &file, problems)
-            }
-            Ok(None) => Err(missing().into()),
-            Err(d) => RulesError::check((), &rs.label(), d).and(Err(missing().into())),
-        }
+        need_rules(rs, SCHEMA, needed_by, SheetRules::from_revision(&rs.revision), |r| (r.check(rs), r.file.clone()))
     }
 
     /// Meaning checks, with file and JSON pointer.
