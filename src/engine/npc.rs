@@ -225,9 +225,11 @@ impl Match {
 
         // Carry in the content's directions (relative to the line to goal), for the lines that may.
         let may_carry = self.rules.npc.carry.lines.contains(&self.state.players[c].line);
-        let directions = if may_carry { self.rules.npc.carry.directions.clone() } else { Vec::new() };
-        let pace = self.rules.npc.carry.with_ball_pace as usize;
-        for deg in directions {
+        // The rules are shared (Arc): hold them to walk the directions without copying the list.
+        let rules = self.rules.clone();
+        let directions: &[f64] = if may_carry { &rules.npc.carry.directions } else { &[] };
+        let pace = rules.npc.carry.with_ball_pace as usize;
+        for &deg in directions {
             let dir_f = to_goal.rotated(deg);
             // A direction turns with the pitch: the half-turn negates it.
             let dir_w = if self.state.attacks_right[t] { dir_f } else { dir_f * -1.0 };
