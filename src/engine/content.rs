@@ -317,6 +317,8 @@ struct CarryDoc {
 #[derive(Debug, Clone)]
 pub struct CarryNpc {
     pub directions: Vec<f64>,
+    /// The rotation of each direction, computed once.
+    pub turns: Vec<super::geometry::Turn>,
     pub with_ball_pace: u32,
     /// Lines whose players consider carrying the ball (keepers distribute it).
     pub lines: Vec<super::state::Line>,
@@ -375,7 +377,15 @@ pub struct Rules {
     /// What each margin means for passes and shots, and each difficulty for a reception,
     /// tabulated once: the NPC's exact estimates sum over margins many times a match.
     pub margins: Margins,
+    /// The context values stamina recovery reads (at most [`MEMO_KEY`]), when that is all it
+    /// reads besides a player's sheet: its result can then be kept per player and context.
+    pub recovery_memo: Option<Vec<usize>>,
+    /// What a pass of each difficulty can do, for the NPC's exact pass estimates.
+    pub pass_plans: PassPlans,
 }
+
+/// The most context values a memoised pipeline may read.
+pub const MEMO_KEY: usize = 3;
 
 /// Content tables read by margin (or difficulty), tabulated over every value the dice can give.
 #[derive(Debug, Clone)]
@@ -435,6 +445,70 @@ impl Margins {
     /// Chance a reception with this difficulty keeps the ball (clean or a heavy touch).
     pub fn control_keep(&self, difficulty: i32) -> f64 {
         self.control_keep[self.at(difficulty)]
+    }
+}
+
+/// What a pass of one difficulty can do, for the NPC's estimate: the margins that leave the
+/// ball within the receiver's reach, with their chances, and the distinct (Q_INT, Q_REC) pairs
+/// they give, in order of first appearance (interceptor and receiver difficulties depend on the
+/// margin only through these).
+#[derive(Debug, Clone, Default)]
+pub struct PassPlan {
+    pub q_ints: Vec<f64>,
+    pub q_recs: Vec<f64>,
+    /// (margin, its chance, index of its pair).
+    pub reachable: Vec<(i32, f64, usize)>,
+}
+
+impl PassPlan {
+    pub fn build(difficulty: i32, odds: &crate::dice::Odds, margins: &Margins, params: &Params) -> PassPlan {
+        let mut plan = PassPlan::default();
+        for (total, p) in odds.totals() {
+            let margin = total as i32 - difficulty;
+            let (outcome, q_rec, q_int) = margins.pass(margin);
+            let within = match outcome {
+                PassOutcome::OnTarget => true,
+                PassOutcome::Imprecise => {
+                    params.pass_imprecise_per_margin * margin.unsigned_abs() as f64 <= 2.0 * params.loose_reach
+                }
+                PassOutcome::Misplaced => false,
+            };
+            if !within {
+                continue;
+            }
+            let entry = match plan.q_ints.iter().zip(&plan.q_recs).position(|(&qi, &qr)| qi == q_int && qr == q_rec) {
+                Some(i) => i,
+                None => {
+                    plan.q_ints.push(q_int);
+                    plan.q_recs.push(q_rec);
+                    plan.q_ints.len() - 1
+                }
+            };
+            plan.reachable.push((margin, p.as_f64(), entry));
+        }
+        plan
+    }
+}
+
+/// [`PassPlan`]s for every difficulty a pass is likely to have, built once per revision.
+#[derive(Debug, Clone)]
+pub struct PassPlans {
+    lo: i32,
+    plans: Vec<PassPlan>,
+}
+
+impl PassPlans {
+    fn new(odds: &crate::dice::Odds, margins: &Margins, params: &Params) -> PassPlans {
+        let spec = odds.spec();
+        // Difficulties well beyond the dice's totals behave like the ends; cover a wide band.
+        let lo = spec.min_total() as i32 - 20;
+        let hi = spec.max_total() as i32 + 20;
+        PassPlans { lo, plans: (lo..=hi).map(|d| PassPlan::build(d, odds, margins, params)).collect() }
+    }
+
+    /// The plan of a pass with this difficulty, when tabulated.
+    pub fn get(&self, difficulty: i32) -> Option<&PassPlan> {
+        usize::try_from(difficulty - self.lo).ok().and_then(|i| self.plans.get(i))
     }
 }
 
@@ -744,7 +818,12 @@ impl Rules {
             personality: ndoc.personality,
             shot: ndoc.shot,
             noise: ndoc.noise,
-            carry: CarryNpc { directions: ndoc.carry.directions, with_ball_pace: ndoc.carry.with_ball_pace, lines },
+            carry: CarryNpc {
+                turns: ndoc.carry.directions.iter().map(|&d| super::geometry::Turn::of(d)).collect(),
+                directions: ndoc.carry.directions,
+                with_ball_pace: ndoc.carry.with_ball_pace,
+                lines,
+            },
             defending: ndoc.defending,
             retention: ndoc.retention,
         };
@@ -789,6 +868,41 @@ impl Rules {
             ],
         )?;
         let margins = Margins::new(&r.odds, &pass_quality, &pass_q_int, &shot_outcome, &control_outcome);
+        let pass_plans = PassPlans::new(&r.odds, &margins, &params);
+        // Sheet values never change during a match; everything the engine writes is a context
+        // variable. A pipeline that reads few context values repeats its results.
+        let written = [
+            slots.distance,
+            slots.angle,
+            slots.orientation,
+            slots.neutral_orientation,
+            slots.nearest_opponent,
+            slots.opponents_within_3m,
+            slots.stamina,
+            slots.q_rec,
+            slots.q_int,
+            slots.gk_position_error,
+            slots.shot_distance,
+            slots.shot_margin,
+            slots.shot_speed,
+            slots.pace,
+            slots.with_ball,
+            slots.direction_change,
+            slots.physical_duel,
+            slots.spot_x,
+            slots.spot_y,
+            slots.goal_diff,
+            slots.minute,
+        ];
+        let recovery_memo = {
+            let key: Vec<usize> = rs.pipelines[pipes.stamina_recovery]
+                .inputs
+                .iter()
+                .copied()
+                .filter(|&v| rs.vars[v].kind == crate::ruleset::VarKind::Context || written.contains(&v))
+                .collect();
+            (key.len() <= MEMO_KEY).then_some(key)
+        };
         Ok(Rules {
             duels,
             margins,
@@ -815,6 +929,8 @@ impl Rules {
             roles,
             npc,
             paces,
+            recovery_memo,
+            pass_plans,
             rs,
         })
     }

@@ -51,8 +51,24 @@ impl V2 {
     }
     /// Rotated by `deg` degrees.
     pub fn rotated(self, deg: f64) -> V2 {
-        let (s, c) = (libm::sin(deg.to_radians()), libm::cos(deg.to_radians()));
-        V2::new(self.x * c - self.y * s, self.x * s + self.y * c)
+        self.turned(Turn::of(deg))
+    }
+    /// Rotated by a turn whose sine and cosine are already known.
+    pub fn turned(self, t: Turn) -> V2 {
+        V2::new(self.x * t.cos - self.y * t.sin, self.x * t.sin + self.y * t.cos)
+    }
+}
+
+/// A rotation, kept as its sine and cosine (fixed rotations are computed once).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Turn {
+    pub sin: f64,
+    pub cos: f64,
+}
+
+impl Turn {
+    pub fn of(deg: f64) -> Turn {
+        Turn { sin: libm::sin(deg.to_radians()), cos: libm::cos(deg.to_radians()) }
     }
 }
 

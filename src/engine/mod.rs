@@ -112,6 +112,10 @@ pub struct Match {
     duel_cache: Vec<(usize, usize, bool, (i32, i32))>,
     /// Buffers the pass estimates reuse (a decision makes ~10), so estimating allocates nothing.
     pass_scratch: npc::PassScratch,
+    /// Each side's player indices (setup lists the home side first, then the away side).
+    sides: [std::ops::Range<usize>; 2],
+    /// Stamina recovery per player for the few contexts it reads (see `Rules::recovery_memo`).
+    recovery_memo: Vec<movement::RecoveryMemo>,
 }
 
 impl Match {
@@ -135,6 +139,9 @@ impl Match {
         ];
         let players = setup::players(&rules, &teams)?;
         let n = players.len();
+        let home = players.iter().take_while(|p| p.team == 0).count();
+        debug_assert!(players[home..].iter().all(|p| p.team == 1), "setup lists the home side first");
+        let sides = [0..home, home..n];
         let mut state = State {
             players,
             ball: rules.pitch.centre(),
@@ -170,6 +177,8 @@ impl Match {
             penalty_kick: false,
             duel_cache: Vec::with_capacity(16),
             pass_scratch: npc::PassScratch::default(),
+            sides,
+            recovery_memo: vec![movement::RecoveryMemo::default(); n],
             rules,
         };
         m.event(EventKind::KickOff { team: 0 });
@@ -423,8 +432,9 @@ impl Match {
         if self.state.attacks_right[t] { p } else { self.rules.pitch.turn(p) }
     }
 
-    fn opponents(&self, t: usize) -> impl Iterator<Item = usize> + '_ {
-        (0..self.state.players.len()).filter(move |&i| self.state.players[i].team != t)
+    /// The players of the other side, in index order (setup places each side's players together).
+    fn opponents(&self, t: usize) -> std::ops::Range<usize> {
+        self.sides[1 - t].clone()
     }
 
     fn keeper(&self, t: usize) -> usize {

@@ -1,8 +1,18 @@
 //! Movement within physical ranges (document §21) and the stamina it costs; body orientation.
 
 use super::Match;
+use super::content::MEMO_KEY;
 use super::geometry::{V2, angle_between};
 use super::npc::{Candidate, Kind};
+
+/// A player's stamina recovery for the last few contexts it was evaluated in (it reads little
+/// besides the pace, so the same few values repeat all match).
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct RecoveryMemo {
+    entries: [([u64; MEMO_KEY], f64); 4],
+    len: usize,
+    next: usize,
+}
 
 impl Match {
     /// The range a player covers this round at a pace, with or without the ball, turning towards
@@ -89,7 +99,7 @@ impl Match {
             } else {
                 0.0
             };
-            let recovery = self.estimate(p, rec_pipe).value;
+            let recovery = self.recovery(p, rec_pipe);
             let pl = &mut self.state.players[p];
             pl.stamina = (pl.stamina - cost + recovery).clamp(0.0, max);
             pl.distance_covered += moved;
@@ -99,5 +109,28 @@ impl Match {
                 pl.still = 0;
             }
         }
+    }
+
+    /// Stamina recovery of player `p` in his current context, remembered per context value
+    /// (bit for bit) when the revision's recovery reads few of them.
+    fn recovery(&mut self, p: usize, pipe: usize) -> f64 {
+        let rules = self.rules.clone();
+        let Some(ctx) = rules.recovery_memo.as_deref() else {
+            return self.estimate(p, pipe).value;
+        };
+        let mut key = [0u64; MEMO_KEY];
+        for (k, &slot) in key.iter_mut().zip(ctx) {
+            *k = self.get(p, slot).to_bits();
+        }
+        let memo = &self.recovery_memo[p];
+        if let Some(&(_, v)) = memo.entries[..memo.len].iter().find(|e| e.0 == key) {
+            return v;
+        }
+        let v = self.estimate(p, pipe).value;
+        let memo = &mut self.recovery_memo[p];
+        memo.entries[memo.next] = (key, v);
+        memo.next = (memo.next + 1) % memo.entries.len();
+        memo.len = (memo.len + 1).min(memo.entries.len());
+        v
     }
 }

@@ -8,7 +8,7 @@
 //! (seed, round, player, candidate): estimating never draws a die.
 
 use super::Match;
-use super::content::PassOutcome;
+use super::content::PassPlan;
 use super::geometry::{LINE_END, V2, angle_between, to_segment};
 use super::log::{CandidateLog, Decision, Personality, StateSummary};
 use super::state::{Line, mix};
@@ -227,10 +227,11 @@ impl Match {
         let may_carry = self.rules.npc.carry.lines.contains(&self.state.players[c].line);
         // The rules are shared (Arc): hold them to walk the directions without copying the list.
         let rules = self.rules.clone();
-        let directions: &[f64] = if may_carry { &rules.npc.carry.directions } else { &[] };
-        let pace = rules.npc.carry.with_ball_pace as usize;
-        for &deg in directions {
-            let dir_f = to_goal.rotated(deg);
+        let carry = &rules.npc.carry;
+        let directions = if may_carry { carry.directions.len() } else { 0 };
+        let pace = carry.with_ball_pace as usize;
+        for (&deg, &turn) in carry.directions.iter().zip(&carry.turns).take(directions) {
+            let dir_f = to_goal.turned(turn);
             // A direction turns with the pitch: the half-turn negates it.
             let dir_w = if self.state.attacks_right[t] { dir_f } else { dir_f * -1.0 };
             let range = self.movement_range(c, pace, true, dir_w);
@@ -509,18 +510,21 @@ impl Match {
         let reach = self.rules.params.tackle_reach;
         let engager = match only {
             Some(o) => Some(o),
-            None => self
-                .opponents(t)
-                .filter(|&o| self.may_challenge(o, dest))
-                .filter(|&o| {
+            None => {
+                // The nearest who can get there (the first of equals), each distance taken once.
+                let mut best: Option<(f64, usize)> = None;
+                for o in self.opponents(t) {
                     let pl = &self.state.players[o];
-                    pl.pos.dist(dest) <= reach + pl.inputs.get(self.rules.slots.r_sprint)
-                })
-                .min_by(|&a, &b| {
-                    let da = self.state.players[a].pos.dist(dest);
-                    let db = self.state.players[b].pos.dist(dest);
-                    da.total_cmp(&db).then(a.cmp(&b))
-                }),
+                    let d = pl.pos.dist(dest);
+                    if d <= reach + pl.inputs.get(self.rules.slots.r_sprint)
+                        && best.is_none_or(|(bd, _)| d < bd)
+                        && self.may_challenge(o, dest)
+                    {
+                        best = Some((d, o));
+                    }
+                }
+                best.map(|(_, o)| o)
+            }
         };
         let Some(o) = engager else { return 1.0 };
         // Whoever can reach the carrier may choose to tackle: the carrier cannot count on being
@@ -623,33 +627,15 @@ impl Match {
         let compare = pr.interception_rule != 0.0;
         let rules = self.rules.clone();
         let odds = &rules.rs.odds;
-        // The reachable margins, and the distinct (Q_INT, Q_REC) pairs they give, in order of
-        // first appearance: interceptor and receiver difficulties depend on the margin only
-        // through these.
-        for (total, p) in odds.totals() {
-            let margin = total as i32 - difficulty;
-            let (outcome, q_rec, q_int) = rules.margins.pass(margin);
-            let within = match outcome {
-                PassOutcome::OnTarget => true,
-                PassOutcome::Imprecise => {
-                    pr.pass_imprecise_per_margin * margin.unsigned_abs() as f64 <= 2.0 * pr.loose_reach
-                }
-                PassOutcome::Misplaced => false,
-            };
-            if !within {
-                continue;
+        let built;
+        let plan = match rules.pass_plans.get(difficulty) {
+            Some(plan) => plan,
+            None => {
+                built = PassPlan::build(difficulty, odds, &rules.margins, &pr);
+                &built
             }
-            let entry = match sc.q_ints.iter().zip(&sc.q_recs).position(|(&qi, &qr)| qi == q_int && qr == q_rec) {
-                Some(i) => i,
-                None => {
-                    sc.q_ints.push(q_int);
-                    sc.q_recs.push(q_rec);
-                    sc.q_ints.len() - 1
-                }
-            };
-            sc.reachable.push((margin, p.as_f64(), entry));
-        }
-        let pairs = sc.q_ints.len();
+        };
+        let pairs = plan.q_ints.len();
         if pairs == 0 {
             return (p_pass, 0.0);
         }
@@ -659,7 +645,7 @@ impl Match {
         let interception = &rules.rs.pipelines[pipes.interception];
         for (i, &(o, _)) in sc.on_line.iter().enumerate() {
             let diffs = &mut sc.diffs;
-            interception.resolve_each(&mut self.state.players[o].inputs, s.q_int, &sc.q_ints, |k, res| {
+            interception.resolve_each(&mut self.state.players[o].inputs, s.q_int, &plan.q_ints, |k, res| {
                 diffs[k * n + i] = res.difficulty.expect("the engine's action pipelines are checked at load");
             });
         }
@@ -668,14 +654,14 @@ impl Match {
         rules.rs.pipelines[pipes.control].resolve_each(
             &mut self.state.players[r].inputs,
             s.q_rec,
-            &sc.q_recs,
+            &plan.q_recs,
             |k, res| {
                 let d = res.difficulty.expect("the engine's action pipelines are checked at load");
                 control[k] = rules.margins.control_keep(d);
             },
         );
         let mut keep = 0.0;
-        for &(margin, p, entry) in &sc.reachable {
+        for &(margin, p, entry) in &plan.reachable {
             let mut through = 1.0;
             for &od in &sc.diffs[entry * n..(entry + 1) * n] {
                 // The interceptor fails when his margin does not beat the pass (or his test fails).
@@ -833,9 +819,6 @@ impl Match {
 #[derive(Debug, Default)]
 pub(super) struct PassScratch {
     on_line: Vec<(usize, V2)>,
-    reachable: Vec<(i32, f64, usize)>,
-    q_ints: Vec<f64>,
-    q_recs: Vec<f64>,
     diffs: Vec<i32>,
     control: Vec<f64>,
 }
@@ -843,9 +826,6 @@ pub(super) struct PassScratch {
 impl PassScratch {
     fn clear(&mut self) {
         self.on_line.clear();
-        self.reachable.clear();
-        self.q_ints.clear();
-        self.q_recs.clear();
         self.diffs.clear();
         self.control.clear();
     }
