@@ -2,6 +2,7 @@
 
 mod common;
 use common::*;
+use microfut::catalog::{Catalog, ContentTree};
 use microfut::engine::{Intent, Kind, Match, Options, Step};
 use microfut::run::{Replay, RunRecord, replay};
 
@@ -274,4 +275,66 @@ fn a_loose_ball_is_always_reached() {
             assert!(longest <= 30, "{revision} seed {seed}: the ball stayed loose for {longest} rounds");
         }
     }
+}
+
+/// 0.5.3 carries, as parameters, the values engine 0.5.1 kept in code; older revisions are played
+/// with those values. Both facts at once: the same seed plays the same match under 0.5.2 and 0.5.3.
+#[test]
+fn revisions_before_0_5_3_play_with_the_values_0_5_3_carries() {
+    let catalog = Catalog::load(&ContentTree::embedded());
+    let play_under = |v: &str| {
+        let rules = microfut::run::rules_for(&catalog, Some(v)).expect("published revision compiles");
+        let mut m =
+            Match::new(rules, &fixture_club("test_home"), &fixture_club("test_away"), 21, Options::default()).unwrap();
+        m.run();
+        (m.round_hashes().to_vec(), serde_json::to_value(m.summary()).unwrap())
+    };
+    let (old, new) = (play_under("0.5.2"), play_under("0.5.3"));
+    assert!(old.0.len() > 1000);
+    assert_eq!(old, new);
+}
+
+/// From 0.5.3 on a revision must carry those values itself: a draft without one is refused,
+/// naming it, and nothing is written.
+#[test]
+fn a_revision_from_0_5_3_on_without_a_former_code_value_is_refused() {
+    let (tmp, content) = content_copy();
+    let c = content.to_str().unwrap();
+    let draft = content.join("microfut/0.5.9");
+    copy_dir(&content.join("microfut/0.5.3"), &draft);
+    edit_json(&draft.join("manifest.json"), |m| {
+        m["version"] = serde_json::json!("0.5.9");
+        m["parent"] = serde_json::json!("0.5.3");
+        m["status"] = serde_json::json!("draft");
+    });
+    edit_json(&draft.join("params.json"), |p| {
+        p["params"].as_array_mut().unwrap().retain(|e| e["id"] != "parry_spread");
+    });
+    let o = run(&["validate", "--content", c]);
+    assert_eq!(o.status.code(), Some(1));
+    let said = format!("{}{}", stdout(&o), stderr(&o));
+    assert!(
+        said.contains("microfut/0.5.9/params.json: revision microfut 0.5.9 has no parameter 'parry_spread', which the match engine needs"),
+        "{said}"
+    );
+    let out = tmp.path().join("run.json");
+    let home = content.join("microfut/clubs/uniao_pedra_branca.json");
+    let o = run(&[
+        "match",
+        "--home",
+        home.to_str().unwrap(),
+        "--away",
+        home.to_str().unwrap(),
+        "--seed",
+        "1",
+        "--revision",
+        "0.5.9",
+        "--content",
+        c,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("parry_spread"), "{}", stderr(&o));
+    assert!(!out.exists());
 }

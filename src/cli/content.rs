@@ -34,9 +34,11 @@ fn ruleset_check(rev: &Revision) -> Vec<Diagnostic> {
             if let Err(d) = crate::sheet::Roles::from_revision(rev) {
                 out.extend(d);
             }
-            if let Ok(rs) = &compiled {
-                out.extend(crate::sheet::rules::content_check(rs));
-                out.extend(crate::club::rules::content_check(rs));
+            if let Ok(rs) = compiled {
+                out.extend(crate::sheet::rules::content_check(&rs));
+                out.extend(crate::club::rules::content_check(&rs));
+                // The match engine's own needs: its documents, pipelines, tables and parameters.
+                out.extend(crate::engine::content::check(std::sync::Arc::new(rs)));
             }
             out
         }

@@ -53,7 +53,9 @@ impl Match {
         let reach = self.rules.params.tackle_reach;
         let round = self.state.round;
         let defender = match only {
-            Some(o) if self.state.players[o].pos.dist(cpos) <= 2.0 * reach => Some(o),
+            Some(o) if self.state.players[o].pos.dist(cpos) <= self.rules.params.take_on_reach_factor * reach => {
+                Some(o)
+            }
             Some(_) => None,
             None => self
                 .opponents(t)
@@ -68,7 +70,7 @@ impl Match {
         };
         self.state.ball = cpos;
         if let Some(o) = defender {
-            let moving = self.state.players[c].moved > 0.1;
+            let moving = self.state.players[c].moved > self.rules.params.still_threshold;
             // Taken on, a defender must tackle; otherwise he tackles only when it is worth it
             // and contains the carrier when it is not.
             if only.is_some() || self.would_tackle(c, o, cpos, moving) {
@@ -238,7 +240,7 @@ impl Match {
             self.hold(o);
             return;
         }
-        let reach = self.rules.params.loose_reach * 2.0;
+        let reach = self.rules.params.loose_reach * self.rules.params.receive_reach_factor;
         let completed = if outcome == PassOutcome::Misplaced || self.state.players[r].pos.dist(at) > reach {
             self.loose_at(at, t);
             false
@@ -327,7 +329,9 @@ impl Match {
         } else {
             // A headed clearance away from his own goal.
             let pr = self.rules.params;
-            let away = (self.frame(wt, self.rules.pitch.goal()) - at).unit().rotated(self.dice.uniform(-40.0, 40.0));
+            let spread = pr.clearance_spread;
+            let away =
+                (self.frame(wt, self.rules.pitch.goal()) - at).unit().rotated(self.dice.uniform(-spread, spread));
             let to = at + away * self.dice.uniform(pr.clearance_min, pr.clearance_max);
             self.loose_at(to, wt);
         }
@@ -512,7 +516,8 @@ impl Match {
                 self.event(EventKind::Save { by: kw, margin: kroll.margin, outcome: "parry".into() });
                 let pr = self.rules.params;
                 let goal = self.frame(1 - t, self.rules.pitch.own_goal());
-                let out = (self.state.players[c].pos - goal).unit().rotated(self.dice.uniform(-70.0, 70.0));
+                let spread = pr.parry_spread;
+                let out = (self.state.players[c].pos - goal).unit().rotated(self.dice.uniform(-spread, spread));
                 let at = goal + out * self.dice.uniform(pr.rebound_min, pr.rebound_max);
                 self.loose_at(at, 1 - t);
             }

@@ -236,6 +236,32 @@ pub struct Params {
     pub shot_post_inset: f64,
     pub dribble_trigger: f64,
     pub dribble_beyond: f64,
+    /// A defender taken on contests the carrier from up to this many tackle reaches away.
+    pub take_on_reach_factor: f64,
+    /// A player who moved less than this (m) in a round stood still.
+    pub still_threshold: f64,
+    /// Rounds standing still after which a player's body is neutral (no facing).
+    pub neutral_after_still_rounds: f64,
+    /// A player this close (m) to his destination is there.
+    pub arrival_tolerance: f64,
+    /// An urgent player sprints while farther than this share of his running range.
+    pub urgent_sprint_share: f64,
+    /// A pass arriving farther than this many loose-ball reaches from its receiver is loose.
+    pub receive_reach_factor: f64,
+    /// Carries shorter than this (m) are not offered.
+    pub carry_min_range: f64,
+    /// Half-angle (°) of the cone ahead in which an opponent can be taken on.
+    pub dribble_cone: f64,
+    /// Cross runners spread over this many lanes around the landing point …
+    pub cross_runner_lanes: f64,
+    /// … this far apart along the pitch (m) …
+    pub cross_runner_step_x: f64,
+    /// … and across it (m).
+    pub cross_runner_step_y: f64,
+    /// A headed clearance leaves within ± this angle (°) of the line away from goal.
+    pub clearance_spread: f64,
+    /// A parried shot rebounds within ± this angle (°) of the line back to the shooter.
+    pub parry_spread: f64,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -384,6 +410,9 @@ pub struct Rules {
     pub pass_plans: PassPlans,
 }
 
+/// The most players positioning sends to press the carrier, or to support him.
+pub const MAX_HELPERS: usize = 4;
+
 /// The most context values a memoised pipeline may read.
 pub const MEMO_KEY: usize = 3;
 
@@ -469,7 +498,8 @@ impl PassPlan {
             let within = match outcome {
                 PassOutcome::OnTarget => true,
                 PassOutcome::Imprecise => {
-                    params.pass_imprecise_per_margin * margin.unsigned_abs() as f64 <= 2.0 * params.loose_reach
+                    params.pass_imprecise_per_margin * margin.unsigned_abs() as f64
+                        <= params.receive_reach_factor * params.loose_reach
                 }
                 PassOutcome::Misplaced => false,
             };
@@ -597,6 +627,11 @@ impl Rules {
         let p = |id: &str| r.need_pipeline(id, BY);
         let v = |id: &str| r.need_var(id, BY);
         let n = |id: &str| r.need_param(id, BY);
+        // Parameters engine 0.5.1 kept in code: older revisions are played with those values.
+        let n_since_0_5_3 = |id: &str| match r.param(id) {
+            Some(v) => Ok(v),
+            None => super::legacy::value(&r.id, &r.version, id).ok_or_else(|| r.need_param(id, BY).unwrap_err()),
+        };
 
         let (_, fdoc) = doc::<FormationsDoc>(r, "formations.schema.json", "formations")?;
         let (npc_file, ndoc) = doc::<NpcDoc>(r, "npc.schema.json", "NPC utility")?;
@@ -772,7 +807,36 @@ impl Rules {
             shot_post_inset: n("shot_post_inset")?,
             dribble_trigger: n("dribble_trigger_distance")?,
             dribble_beyond: n("dribble_beyond")?,
+            take_on_reach_factor: n_since_0_5_3("take_on_reach_factor")?,
+            still_threshold: n_since_0_5_3("still_threshold")?,
+            neutral_after_still_rounds: n_since_0_5_3("neutral_after_still_rounds")?,
+            arrival_tolerance: n_since_0_5_3("arrival_tolerance")?,
+            urgent_sprint_share: n_since_0_5_3("urgent_sprint_share")?,
+            receive_reach_factor: n_since_0_5_3("receive_reach_factor")?,
+            carry_min_range: n_since_0_5_3("carry_min_range")?,
+            dribble_cone: n_since_0_5_3("dribble_cone")?,
+            cross_runner_lanes: n_since_0_5_3("cross_runner_lanes")?,
+            cross_runner_step_x: n_since_0_5_3("cross_runner_step_x")?,
+            cross_runner_step_y: n_since_0_5_3("cross_runner_step_y")?,
+            clearance_spread: n_since_0_5_3("clearance_spread")?,
+            parry_spread: n_since_0_5_3("parry_spread")?,
         };
+        // Positioning keeps its pressers and supporters in fixed arrays.
+        for (id, v) in [("press_count", params.press_count), ("support_count", params.support_count)] {
+            if !(0.0..=MAX_HELPERS as f64).contains(&v) {
+                return Err(ContentError::Invalid(format!(
+                    "{}: parameter '{id}' is {v}; the match engine supports 0 to {MAX_HELPERS}",
+                    r.label()
+                )));
+            }
+        }
+        if params.cross_runner_lanes < 1.0 {
+            return Err(ContentError::Invalid(format!(
+                "{}: parameter 'cross_runner_lanes' is {}; at least 1 lane is needed",
+                r.label(),
+                params.cross_runner_lanes
+            )));
+        }
         let pitch = Pitch {
             length: n("pitch_length")?,
             width: n("pitch_width")?,
@@ -955,6 +1019,22 @@ pub fn check(rs: Arc<Ruleset>) -> Vec<Diagnostic> {
     }
     match Rules::new(rs.clone()) {
         Ok(_) => Vec::new(),
-        Err(e) => vec![Diagnostic::new(rs.revision.file("manifest.json"), "", e.to_string())],
+        Err(e) => {
+            // Name the document the missing piece belongs in, when the revision has one.
+            let schema = match &e {
+                ContentError::Missing(m) => match m.what {
+                    "parameter" => Some("params.schema.json"),
+                    "table" | "range table" => Some("tables.schema.json"),
+                    "pipeline" => Some("pipelines.schema.json"),
+                    "variable" => Some("vocabulary.schema.json"),
+                    _ => None,
+                },
+                _ => None,
+            };
+            let file = schema
+                .and_then(|s| rs.revision.documents.iter().find(|(_, d)| declared_schema(d) == Some(s)))
+                .map_or("manifest.json", |(name, _)| name.as_str());
+            vec![Diagnostic::new(rs.revision.file(file), "", e.to_string())]
+        }
     }
 }

@@ -11,6 +11,7 @@ pub mod calibrate;
 pub mod content;
 pub mod events;
 pub mod geometry;
+mod legacy;
 pub mod log;
 mod movement;
 mod npc;
@@ -467,7 +468,7 @@ impl Match {
     fn set_orientation(&mut self, p: usize, toward: V2) {
         let s = self.rules.slots;
         let pl = &self.state.players[p];
-        let neutral = pl.still >= 2 || pl.dir == V2::ZERO;
+        let neutral = pl.still as f64 >= self.rules.params.neutral_after_still_rounds || pl.dir == V2::ZERO;
         let angle = angle_between(pl.dir, toward - pl.pos);
         let inputs = &mut self.state.players[p].inputs;
         inputs.set(s.neutral_orientation, if neutral { 1.0 } else { 0.0 });

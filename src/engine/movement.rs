@@ -40,11 +40,11 @@ impl Match {
             let pos = self.state.players[p].pos;
             let target = self.targets[p];
             let gap = pos.dist(target);
-            if gap < 0.05 {
+            if gap < pr.arrival_tolerance {
                 continue;
             }
             let run = self.get(p, self.rules.slots.r_normal);
-            let pace = if self.urgent[p] && gap > run * 0.5 {
+            let pace = if self.urgent[p] && gap > run * pr.urgent_sprint_share {
                 2
             } else if gap <= pr.pace_reposition_gap {
                 0
@@ -84,6 +84,7 @@ impl Match {
         let s = self.rules.slots;
         let (cost_pipe, rec_pipe) = (self.rules.pipes.stamina_cost, self.rules.pipes.stamina_recovery);
         let max = self.rules.params.stamina_max;
+        let still = self.rules.params.still_threshold;
         let paces = self.rules.paces;
         for p in 0..self.state.players.len() {
             let (moved, pace, with_ball, duel) = {
@@ -103,7 +104,7 @@ impl Match {
             let pl = &mut self.state.players[p];
             pl.stamina = (pl.stamina - cost + recovery).clamp(0.0, max);
             pl.distance_covered += moved;
-            if moved < 0.1 {
+            if moved < still {
                 pl.still = pl.still.saturating_add(1);
             } else {
                 pl.still = 0;

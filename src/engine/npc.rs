@@ -236,7 +236,7 @@ impl Match {
             let dir_w = if self.state.attacks_right[t] { dir_f } else { dir_f * -1.0 };
             let range = self.movement_range(c, pace, true, dir_w);
             let dest = cpos + dir_w * range;
-            if range < 0.5 || !pitch.in_bounds(dest) || self.path_blocked(c, cpos, dest) {
+            if range < pr.carry_min_range || !pitch.in_bounds(dest) || self.path_blocked(c, cpos, dest) {
                 continue;
             }
             let keep = self.keep_probability(c, dest, false, None);
@@ -284,7 +284,7 @@ impl Match {
             .opponents(t)
             .filter(|&o| self.state.players[o].line != Line::Goalkeeper)
             .map(|o| (o, self.frame(t, self.state.players[o].pos)))
-            .filter(|(_, of)| of.dist(cf) <= pr.dribble_trigger && angle_between(to_goal, *of - cf) <= 60.0)
+            .filter(|(_, of)| of.dist(cf) <= pr.dribble_trigger && angle_between(to_goal, *of - cf) <= pr.dribble_cone)
             .min_by(|a, b| a.1.dist(cf).total_cmp(&b.1.dist(cf)).then(a.0.cmp(&b.0)));
         if let Some((o, of)) = ahead {
             let beyond_f = of + (of - cf).unit() * pr.dribble_beyond;

@@ -3,6 +3,7 @@
 //! positioning test that decides how well each player reads his destination.
 
 use super::Match;
+use super::content::MAX_HELPERS;
 use super::geometry::V2;
 use super::npc::{Candidate, Kind};
 use super::state::{Ball, Line};
@@ -42,7 +43,7 @@ impl Match {
         }
 
         // Pressing: the nearest outfield defenders to the carrier close him down.
-        let mut pressers = [usize::MAX; 4];
+        let mut pressers = [usize::MAX; MAX_HELPERS];
         if let Some(c) = holder {
             let ct = self.state.players[c].team;
             let cpos = self.state.players[c].pos;
@@ -53,7 +54,7 @@ impl Match {
                 .filter(|(d, _)| *d <= pr.press_radius)
                 .collect();
             near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-            for (k, (_, o)) in near.iter().take((pr.press_count as usize).min(4)).enumerate() {
+            for (k, (_, o)) in near.iter().take(pr.press_count as usize).enumerate() {
                 pressers[k] = *o;
             }
         }
@@ -80,7 +81,7 @@ impl Match {
         let cross =
             action.filter(|(_, c)| c.kind == Kind::Cross).map(|(c, cand)| (self.state.players[*c].team, cand.dest));
         // Support: the carrier's nearest outfield team-mates offer him angles ahead.
-        let mut supporters = [usize::MAX; 4];
+        let mut supporters = [usize::MAX; MAX_HELPERS];
         if let Some(c) = holder {
             let ct = self.state.players[c].team;
             let cpos = self.state.players[c].pos;
@@ -91,7 +92,7 @@ impl Match {
                 .map(|i| (self.state.players[i].pos.dist(cpos), i))
                 .collect();
             near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-            for (k, (_, i)) in near.iter().take((pr.support_count as usize).min(4)).enumerate() {
+            for (k, (_, i)) in near.iter().take(pr.support_count as usize).enumerate() {
                 supporters[k] = *i;
             }
         }
@@ -152,7 +153,8 @@ impl Match {
                 if ct == t && matches!(line, Line::Attack | Line::Midfield) {
                     self.urgent[p] = true;
                     // Runners spread across the landing zone.
-                    let k = (self.state.players[p].slot % 3) as f64 - 1.0;
+                    let lanes = (pr.cross_runner_lanes as usize).max(1);
+                    let k = (self.state.players[p].slot % lanes) as f64 - (lanes - 1) as f64 / 2.0;
                     self.landing_runner_spot(t, landing, k)
                 } else if ct != t && line == Line::Defence {
                     self.urgent[p] = true;
@@ -174,8 +176,9 @@ impl Match {
 
     /// Where a runner attacks a cross, in his team's frame: spread around the landing point.
     fn landing_runner_spot(&self, t: usize, landing: V2, k: f64) -> V2 {
+        let pr = self.rules.params;
         let l = self.frame(t, landing);
-        V2::new(l.x + k * 1.5, l.y + k * 3.0)
+        V2::new(l.x + k * pr.cross_runner_step_x, l.y + k * pr.cross_runner_step_y)
     }
 
     /// The team shape: the formation slot moved with the ball, the phase, the club's personality
