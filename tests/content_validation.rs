@@ -213,3 +213,32 @@ fn a_cycle_is_reported_beside_an_unknown_variable() {
     assert!(out.contains("unknown variable 'dxx'"), "{out}");
     assert!(out.contains("cycle between derived values: speed → acceleration → speed"), "{out}");
 }
+
+/// serde_json keeps the last of two equal keys; content must not mean something its author did
+/// not see. A key written twice is refused with its pointer and position, in content and in a club.
+#[test]
+fn a_key_written_twice_is_refused_by_pointer() {
+    let (_tmp, content) = content_copy();
+    let draft = content.join("microfut/0.9.0");
+    copy_dir(&content.join("microfut/0.5.0"), &draft);
+    edit_json(&draft.join("manifest.json"), |m| {
+        m["version"] = json!("0.9.0");
+        m["status"] = json!("draft");
+    });
+    let params = draft.join("params.json");
+    let text = fs::read_to_string(&params).unwrap().replacen("\"value\": 105,", "\"value\": 105, \"value\": 100,", 1);
+    fs::write(&params, text).unwrap();
+    let o = run(&["validate", "--content", content.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).contains("microfut/0.9.0/params.json: duplicate key: /params/0/value is written twice"),
+        "{}",
+        stdout(&o)
+    );
+    let club = content.join("club.json");
+    let text = fs::read_to_string(content.join("microfut/clubs/uniao_pedra_branca.json")).unwrap();
+    fs::write(&club, text.replacen("{", "{\"id\": \"a\",", 1)).unwrap();
+    let o = run(&["club", "validate", club.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(stderr(&o).contains("duplicate key: /id is written twice"), "{}", stderr(&o));
+}

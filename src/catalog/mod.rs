@@ -8,6 +8,7 @@ mod fingerprint;
 mod manifest;
 mod publish;
 mod schema;
+mod strict;
 mod tree;
 
 pub use diagnostic::{Diagnostic, Sink, escape_token};
@@ -15,6 +16,7 @@ pub use fingerprint::fingerprint;
 pub use manifest::{CatalogFile, Labels, Manifest, PublishedEntry, Status};
 pub use publish::{PublishError, PublishReport, publish, today_utc};
 pub use schema::{declared_schema, validate as validate_schema, validate_as};
+pub use strict::{check_keys, describe as describe_json_error, from_json};
 pub use tree::{ContentTree, Origin, TreeError};
 
 use semver::{Version, VersionReq};
@@ -236,14 +238,10 @@ pub fn check_engine(rev: &Revision) -> Result<(), CatalogError> {
 }
 
 fn parse_json(file: &str, bytes: &[u8], out: &mut Vec<Diagnostic>) -> Option<Value> {
-    match serde_json::from_slice::<Value>(strip_bom(bytes)) {
+    match from_json::<Value>(bytes) {
         Ok(v) => Some(v),
         Err(e) => {
-            out.push(Diagnostic::new(
-                file,
-                "",
-                format!("malformed JSON at line {} column {}: {e}", e.line(), e.column()),
-            ));
+            out.push(Diagnostic::new(file, "", describe_json_error(&e)));
             None
         }
     }

@@ -80,7 +80,7 @@ pub fn load_club(catalog: &Catalog, spec: &str) -> Result<Club, CliError> {
 fn read_intents(path: &Path) -> Result<Vec<Intent>, CliError> {
     let bytes =
         std::fs::read(path).map_err(|e| CliError::input(format!("cannot read intents {}: {e}", path.display())))?;
-    serde_json::from_slice(crate::catalog::strip_bom(&bytes))
+    crate::catalog::from_json(&bytes)
         .map_err(|e| CliError::input(format!("{}: not a list of intents: {e}", path.display())))
 }
 

@@ -42,7 +42,7 @@ pub struct Club {
 pub enum ClubError {
     #[error("cannot read club file {path}: {source}")]
     Io { path: String, source: std::io::Error },
-    #[error("{path}: malformed club JSON at line {line} column {column}: {message}")]
+    #[error("{path}: {message}")]
     Json { path: String, line: usize, column: usize, message: String },
 }
 
@@ -64,11 +64,11 @@ impl Club {
     }
 
     pub fn parse(bytes: &[u8], name: &str) -> Result<Club, ClubError> {
-        serde_json::from_slice(crate::catalog::strip_bom(bytes)).map_err(|e| ClubError::Json {
+        crate::catalog::from_json(bytes).map_err(|e| ClubError::Json {
             path: name.to_string(),
             line: e.line(),
             column: e.column(),
-            message: e.to_string(),
+            message: crate::catalog::describe_json_error(&e),
         })
     }
 }

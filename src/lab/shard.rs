@@ -97,8 +97,7 @@ struct Loaded {
 fn load(path: &Path) -> Result<Loaded, LabError> {
     let bad = |message: String| LabError::ShardFile { path: path.to_path_buf(), message };
     let bytes = std::fs::read(path).map_err(|e| bad(format!("cannot read it: {e}")))?;
-    let value: Value = serde_json::from_slice(crate::catalog::strip_bom(&bytes))
-        .map_err(|e| bad(format!("malformed JSON at line {} column {}: {e}", e.line(), e.column())))?;
+    let value: Value = crate::catalog::from_json(&bytes).map_err(|e| bad(crate::catalog::describe_json_error(&e)))?;
     if value.get("format").and_then(Value::as_str) != Some(FORMAT) {
         return Err(bad(format!("not a lab shard file (expected \"format\": \"{FORMAT}\")")));
     }

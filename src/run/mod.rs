@@ -84,8 +84,7 @@ impl RunRecord {
     }
 
     pub fn parse(bytes: &[u8]) -> Result<RunRecord, RunError> {
-        let r: RunRecord =
-            serde_json::from_slice(crate::catalog::strip_bom(bytes)).map_err(|e| RunError::Format(e.to_string()))?;
+        let r: RunRecord = crate::catalog::from_json(bytes).map_err(|e| RunError::Format(e.to_string()))?;
         if r.format != FORMAT {
             return Err(RunError::Format(format!("format '{}', expected '{FORMAT}'", r.format)));
         }

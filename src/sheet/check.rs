@@ -12,7 +12,7 @@ use std::path::Path;
 pub enum SheetFileError {
     #[error("cannot read {path}: {source}")]
     Io { path: String, source: std::io::Error },
-    #[error("{path}: malformed JSON at line {line} column {column}: {message}")]
+    #[error("{path}: {message}")]
     Json { path: String, line: usize, column: usize, message: String },
     /// The document is JSON but not readable as the expected kind; each problem with its pointer.
     #[error("{}", .0.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n"))]
@@ -27,8 +27,11 @@ pub fn read_document<T: serde::de::DeserializeOwned>(
     name: &str,
     schema: &str,
 ) -> Result<(T, Vec<Diagnostic>), SheetFileError> {
-    let value: serde_json::Value = serde_json::from_slice(crate::catalog::strip_bom(bytes)).map_err(|e| {
-        SheetFileError::Json { path: name.into(), line: e.line(), column: e.column(), message: e.to_string() }
+    let value: serde_json::Value = crate::catalog::from_json(bytes).map_err(|e| SheetFileError::Json {
+        path: name.into(),
+        line: e.line(),
+        column: e.column(),
+        message: crate::catalog::describe_json_error(&e),
     })?;
     let mut problems = Vec::new();
     validate_as(name, schema, &with_schema(&value, schema), &mut problems);
