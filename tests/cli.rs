@@ -107,8 +107,11 @@ fn human_output_is_an_aligned_table() {
     let out = stdout(&o);
     assert!(out.contains("value 17  difficulty 4  P(3d6 ≥ 4) = 215/216 = 99.54%"), "{out}");
     assert!(out.contains("mod_pass_distance"));
-    let pt = run(&[PASS, &["--lang", "pt-BR"]].concat());
-    assert!(stdout(&pt).contains("Domínio"));
+    let pt = stdout(&run(&[PASS, &["--lang", "pt-BR"]].concat()));
+    assert!(pt.contains("Domínio"));
+    // The explanation's own words are Portuguese too, not only content's labels.
+    assert!(pt.contains("valor 17  dificuldade 4  P(3d6 ≥ 4) = 215/216 = 99.54%"), "{pt}");
+    assert!(pt.contains("etapa") && pt.contains("acumulado") && !pt.contains("running"), "{pt}");
 }
 
 #[test]

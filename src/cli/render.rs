@@ -38,6 +38,57 @@ pub fn label(l: &crate::catalog::Labels, lang: Lang) -> &str {
     }
 }
 
+/// The explanation's own words (content supplies the labels of what it explains).
+struct Words {
+    derived: &'static str,
+    requires: &'static str,
+    yes: &'static str,
+    impossible: &'static str,
+    headers: [&'static str; 5],
+    value: &'static str,
+    difficulty: &'static str,
+    chance_zero: &'static str,
+    roll: &'static str,
+    margin: &'static str,
+    success: &'static str,
+    failure: &'static str,
+}
+
+fn words(lang: Lang) -> &'static Words {
+    const EN: Words = Words {
+        derived: "derived inputs",
+        requires: "requires",
+        yes: "yes",
+        impossible: "NO — the action is not physically possible",
+        headers: ["stage", "label", "amount", "running", "table input / source"],
+        value: "value",
+        difficulty: "difficulty",
+        chance_zero: "not possible: chance 0",
+        roll: "roll",
+        margin: "margin",
+        success: "success",
+        failure: "failure",
+    };
+    const PT_BR: Words = Words {
+        derived: "entradas derivadas",
+        requires: "requer",
+        yes: "sim",
+        impossible: "NÃO — a ação não é fisicamente possível",
+        headers: ["etapa", "rótulo", "parcela", "acumulado", "entrada da tabela / origem"],
+        value: "valor",
+        difficulty: "dificuldade",
+        chance_zero: "impossível: chance 0",
+        roll: "rolagem",
+        margin: "margem",
+        success: "sucesso",
+        failure: "falha",
+    };
+    match lang {
+        Lang::En => &EN,
+        Lang::PtBr => &PT_BR,
+    }
+}
+
 pub struct Shown<'a> {
     pub rs: &'a Ruleset,
     pub pipeline: &'a Pipeline,
@@ -49,11 +100,12 @@ pub struct Shown<'a> {
 
 pub fn human(s: &Shown, lang: Lang) -> String {
     let mut out = String::new();
+    let wd = words(lang);
     let p = s.pipeline;
     out.push_str(&format!("{} — {}   ({}, {})\n", p.id, label(&p.label, lang), s.rs.label(), short(&s.rs.fingerprint)));
     if !s.derived.is_empty() {
         let d: Vec<String> = s.derived.iter().map(|(n, v)| format!("{n} {}", trim(*v))).collect();
-        out.push_str(&format!("  derived inputs: {}\n", d.join(", ")));
+        out.push_str(&format!("  {}: {}\n", wd.derived, d.join(", ")));
     }
     for w in &s.explanation.working {
         out.push_str(&format!("  {} = {}  ({})\n", w.stage, trim(w.amount), label(&w.label, lang)));
@@ -61,9 +113,10 @@ pub fn human(s: &Shown, lang: Lang) -> String {
     for r in &s.explanation.requires {
         let held = r.amount != 0.0;
         out.push_str(&format!(
-            "  requires {}: {}\n",
+            "  {} {}: {}\n",
+            wd.requires,
             label(&r.label, lang),
-            if held { "yes" } else { "NO — the action is not physically possible" }
+            if held { wd.yes } else { wd.impossible }
         ));
     }
     let rows: Vec<[String; 5]> = s
@@ -86,8 +139,8 @@ pub fn human(s: &Shown, lang: Lang) -> String {
             ]
         })
         .collect();
-    let headers = ["stage", "label", "amount", "running", "table input / source"];
-    let mut widths = headers.map(str::len);
+    let headers = wd.headers;
+    let mut widths = headers.map(|h| h.chars().count());
     for r in &rows {
         for (i, cell) in r.iter().enumerate().take(4) {
             widths[i] = widths[i].max(cell.chars().count());
@@ -116,25 +169,29 @@ pub fn human(s: &Shown, lang: Lang) -> String {
         (Some(d), Some(pr)) => {
             let dice = s.rs.dice();
             out.push_str(&format!(
-                "  value {}  difficulty {}  P({}d{} ≥ {}) = {} = {:.2}%{}\n",
+                "  {} {}  {} {}  P({}d{} ≥ {}) = {} = {:.2}%{}\n",
+                wd.value,
                 trim(r.value),
+                wd.difficulty,
                 d,
                 dice.count,
                 dice.sides,
                 d,
                 pr,
                 pr.as_f64() * 100.0,
-                if r.possible { "" } else { "  (not possible: chance 0)" }
+                if r.possible { String::new() } else { format!("  ({})", wd.chance_zero) }
             ));
         }
-        _ => out.push_str(&format!("  value {}\n", trim(r.value))),
+        _ => out.push_str(&format!("  {} {}\n", wd.value, trim(r.value))),
     }
     if let Some(roll) = s.roll {
         out.push_str(&format!(
-            "  roll {} → margin {} ({})\n",
+            "  {} {} → {} {} ({})\n",
+            wd.roll,
             roll.total,
+            wd.margin,
             signed(roll.margin as f64),
-            if roll.success { "success" } else { "failure" }
+            if roll.success { wd.success } else { wd.failure }
         ));
     }
     out
