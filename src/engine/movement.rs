@@ -135,3 +135,57 @@ impl Match {
         v
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Match, Options, Rules};
+    use crate::catalog::{Catalog, ContentTree};
+    use crate::club::Club;
+    use std::sync::Arc;
+
+    fn rules_with_recovery(expr: Option<&str>) -> (Arc<Rules>, Club) {
+        let catalog = Catalog::load(&ContentTree::embedded());
+        let mut rev = catalog.revision("microfut", Some("0.5.3")).unwrap().clone();
+        if let Some(expr) = expr {
+            let doc = rev.documents.get_mut("derived.json").unwrap();
+            let p = doc["derived"].as_array_mut().unwrap().iter_mut().find(|p| p["id"] == "stamina_recovery").unwrap();
+            p["base"]["expr"] = serde_json::json!(expr);
+        }
+        let rs = crate::ruleset::compile(&rev).expect("compiles");
+        let club =
+            Club::from_value(catalog.rulesets["microfut"].extra["clubs/sociedade_esportiva_serra_azul.json"].clone())
+                .unwrap();
+        (Arc::new(Rules::new(Arc::new(rs)).unwrap()), club)
+    }
+
+    /// The remembered recovery is the pipeline's own result, bit for bit, in every context it is
+    /// asked in — also when a revision's recovery reads more than the pace (the memo keys on
+    /// every context value it reads, or stands aside when they are too many).
+    #[test]
+    fn remembered_recovery_is_the_pipelines_result() {
+        for (expr, memo) in [
+            (None, Some(1)),
+            (Some("0.25 + 0.02 * res_practical + 0.001 * stamina"), Some(2)),
+            (Some("0.2 + 0.001 * stamina + 0.01 * distance + 0.01 * with_ball + 0.01 * minute"), None),
+        ] {
+            let (rules, club) = rules_with_recovery(expr);
+            assert_eq!(rules.recovery_memo.as_ref().map(Vec::len), memo, "{expr:?}");
+            let pipe = rules.pipes.stamina_recovery;
+            let s = rules.slots;
+            let mut m = Match::new(rules.clone(), &club, &club, 1, Options::default()).unwrap();
+            for round in 0..3 {
+                for p in 0..m.state.players.len() {
+                    for pace in 0..3 {
+                        for stamina in [100.0, 61.5, 12.0] {
+                            m.set(p, s.pace, rules.paces[pace]);
+                            m.set(p, s.stamina, stamina);
+                            m.set(p, s.distance, round as f64);
+                            let want = m.estimate(p, pipe).value;
+                            assert_eq!(m.recovery(p, pipe).to_bits(), want.to_bits(), "{expr:?} player {p}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
