@@ -242,3 +242,28 @@ fn a_key_written_twice_is_refused_by_pointer() {
     assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
     assert!(stderr(&o).contains("duplicate key: /id is written twice"), "{}", stderr(&o));
 }
+
+/// A schema problem in one manifest field does not hide a problem in another.
+#[test]
+fn a_manifest_schema_error_does_not_hide_its_other_problems() {
+    let (_tmp, content) = content_copy();
+    let draft = content.join("microfut/0.9.0");
+    copy_dir(&content.join("microfut/0.5.0"), &draft);
+    edit_json(&draft.join("manifest.json"), |m| {
+        m["version"] = json!("0.9.0");
+        m["status"] = json!("draft");
+        m["change_note"] = json!(5);
+        m["engine"] = json!(">=banana");
+        m["documents"].as_array_mut().unwrap().push(json!("nothing.json"));
+    });
+    let o = run(&["validate", "--content", content.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    for said in [
+        "microfut/0.9.0/manifest.json#/change_note: schema: 5 is not of type \"string\"",
+        "microfut/0.9.0/manifest.json#/engine: '>=banana' is not a semver requirement",
+        "lists nothing.json, which is not in the folder",
+    ] {
+        assert!(out.contains(said), "{said}: {out}");
+    }
+}

@@ -290,50 +290,65 @@ fn check_manifest(
         out.push(Diagnostic::new(file, "", "a revision needs a manifest.json"));
         return None;
     };
-    if !validate_as(&file, "manifest.schema.json", doc, out) {
-        return None;
-    }
-    let m: Manifest = match serde_json::from_value(doc.clone()) {
-        Ok(m) => m,
-        Err(e) => {
-            out.push(Diagnostic::new(file, "", e.to_string()));
-            return None;
-        }
+    let before = out.len();
+    let schema_ok = validate_as(&file, "manifest.schema.json", doc, out);
+    // The field checks read the raw document, so a schema problem in one field does not hide a
+    // problem in another; a field the schema already flagged is not reported twice.
+    let flagged: Vec<String> = out[before..].iter().map(|d| d.pointer.clone()).collect();
+    let field = |name: &str| -> Option<&str> {
+        let pointer = format!("/{name}");
+        let clean = !flagged.iter().any(|f| *f == pointer || f.starts_with(&format!("{pointer}/")));
+        doc.get(name).and_then(Value::as_str).filter(|_| clean)
     };
-    if m.id != ruleset {
-        out.push(Diagnostic::new(&file, "/id", format!("manifest id '{}' but the folder is {ruleset}/", m.id)));
+    if let Some(id) = field("id")
+        && id != ruleset
+    {
+        out.push(Diagnostic::new(&file, "/id", format!("manifest id '{id}' but the folder is {ruleset}/")));
     }
-    if m.version != dir {
-        out.push(Diagnostic::new(
-            &file,
-            "/version",
-            format!("manifest version {} but the folder is {dir}/", m.version),
-        ));
+    if let Some(v) = field("version")
+        && v != dir
+    {
+        out.push(Diagnostic::new(&file, "/version", format!("manifest version {v} but the folder is {dir}/")));
     }
-    if let Err(e) = VersionReq::parse(&m.engine) {
-        out.push(Diagnostic::new(&file, "/engine", format!("'{}' is not a semver requirement: {e}", m.engine)));
+    if let Some(engine) = field("engine")
+        && let Err(e) = VersionReq::parse(engine)
+    {
+        out.push(Diagnostic::new(&file, "/engine", format!("'{engine}' is not a semver requirement: {e}")));
     }
-    if let Some(p) = &m.parent
+    if let Some(p) = field("parent")
         && Version::parse(p).is_err()
     {
         out.push(Diagnostic::new(&file, "/parent", format!("'{p}' is not a version")));
     }
     // Against the files present, parsed or not: a malformed document is reported once, as malformed.
-    for (i, d) in m.documents.iter().enumerate() {
-        if !present.contains(&d.as_str()) {
-            out.push(Diagnostic::new(
-                &file,
-                format!("/documents/{i}"),
-                format!("lists {d}, which is not in the folder"),
-            ));
+    let listed: Option<Vec<&str>> =
+        doc.get("documents").and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_str).collect());
+    if let Some(listed) = &listed {
+        for (i, d) in listed.iter().enumerate() {
+            if !present.contains(d) {
+                out.push(Diagnostic::new(
+                    &file,
+                    format!("/documents/{i}"),
+                    format!("lists {d}, which is not in the folder"),
+                ));
+            }
+        }
+        for name in present {
+            if *name != "manifest.json" && !listed.contains(name) {
+                out.push(Diagnostic::new(&file, "/documents", format!("{name} is in the folder but not listed")));
+            }
         }
     }
-    for name in present {
-        if *name != "manifest.json" && !m.documents.iter().any(|d| d == name) {
-            out.push(Diagnostic::new(&file, "/documents", format!("{name} is in the folder but not listed")));
+    if !schema_ok {
+        return None;
+    }
+    match serde_json::from_value(doc.clone()) {
+        Ok(m) => Some(m),
+        Err(e) => {
+            out.push(Diagnostic::new(file, "", e.to_string()));
+            None
         }
     }
-    Some(m)
 }
 
 fn check_catalog(entry: &mut RulesetEntry, out: &mut Vec<Diagnostic>) {
