@@ -277,10 +277,11 @@ fn a_loose_ball_is_always_reached() {
     }
 }
 
-/// 0.5.3 carries, as parameters, the values engine 0.5.1 kept in code; older revisions are played
-/// with those values. Both facts at once: the same seed plays the same match under 0.5.2 and 0.5.3.
+/// 0.5.3 and 0.5.4 carry, as parameters, the values engine 0.5.1 kept in code; older revisions
+/// are played with those values. Both facts at once: the same seed plays the same match under
+/// 0.5.2, 0.5.3 and 0.5.4.
 #[test]
-fn revisions_before_0_5_3_play_with_the_values_0_5_3_carries() {
+fn revisions_play_with_the_values_later_ones_carry() {
     let catalog = Catalog::load(&ContentTree::embedded());
     let play_under = |v: &str| {
         let rules = microfut::run::rules_for(&catalog, Some(v)).expect("published revision compiles");
@@ -289,22 +290,23 @@ fn revisions_before_0_5_3_play_with_the_values_0_5_3_carries() {
         m.run();
         (m.round_hashes().to_vec(), serde_json::to_value(m.summary()).unwrap())
     };
-    let (old, new) = (play_under("0.5.2"), play_under("0.5.3"));
+    let old = play_under("0.5.2");
     assert!(old.0.len() > 1000);
-    assert_eq!(old, new);
+    assert_eq!(old, play_under("0.5.3"));
+    assert_eq!(old, play_under("0.5.4"));
 }
 
-/// From 0.5.3 on a revision must carry those values itself: a draft without one is refused,
-/// naming it, and nothing is written.
+/// A revision newer than the one that introduced such a parameter must carry it itself: a draft
+/// without one is refused, naming it, and nothing is written.
 #[test]
-fn a_revision_from_0_5_3_on_without_a_former_code_value_is_refused() {
+fn a_revision_without_a_former_code_value_it_should_carry_is_refused() {
     let (tmp, content) = content_copy();
     let c = content.to_str().unwrap();
     let draft = content.join("microfut/0.5.9");
-    copy_dir(&content.join("microfut/0.5.3"), &draft);
+    copy_dir(&content.join("microfut").join(ENGINE_REVISION), &draft);
     edit_json(&draft.join("manifest.json"), |m| {
         m["version"] = serde_json::json!("0.5.9");
-        m["parent"] = serde_json::json!("0.5.3");
+        m["parent"] = serde_json::json!(ENGINE_REVISION);
         m["status"] = serde_json::json!("draft");
     });
     edit_json(&draft.join("params.json"), |p| {

@@ -704,7 +704,7 @@ impl Match {
             if r.kind == RestartKind::Penalty {
                 let keeper = self.state.players[p].line == Line::Goalkeeper && pl_team != t;
                 let f = self.frame(t, self.state.players[p].pos);
-                let limit = pitch.length - pitch.box_depth - 1.0;
+                let limit = pitch.length - pitch.box_depth - pr.penalty_box_clearance;
                 let new_f = if keeper { V2::new(pitch.length, pitch.goal_y) } else { V2::new(f.x.min(limit), f.y) };
                 self.state.players[p].pos = self.frame(t, new_f);
             } else if pl_team != t && r.kind != RestartKind::KickOff {

@@ -262,6 +262,10 @@ pub struct Params {
     pub clearance_spread: f64,
     /// A parried shot rebounds within ± this angle (°) of the line back to the shooter.
     pub parry_spread: f64,
+    /// At a penalty, everyone but the taker and the keeper stands this far (m) outside the box.
+    pub penalty_box_clearance: f64,
+    /// Supporting runs stay this far (m) inside the touchlines.
+    pub touchline_margin: f64,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -627,8 +631,8 @@ impl Rules {
         let p = |id: &str| r.need_pipeline(id, BY);
         let v = |id: &str| r.need_var(id, BY);
         let n = |id: &str| r.need_param(id, BY);
-        // Parameters engine 0.5.1 kept in code: older revisions are played with those values.
-        let n_since_0_5_3 = |id: &str| match r.param(id) {
+        // Parameters engine 0.5.1 kept in code: revisions older than their carrier play with those values.
+        let n_or_in_code = |id: &str| match r.param(id) {
             Some(v) => Ok(v),
             None => super::legacy::value(&r.id, &r.version, id).ok_or_else(|| r.need_param(id, BY).unwrap_err()),
         };
@@ -807,19 +811,21 @@ impl Rules {
             shot_post_inset: n("shot_post_inset")?,
             dribble_trigger: n("dribble_trigger_distance")?,
             dribble_beyond: n("dribble_beyond")?,
-            take_on_reach_factor: n_since_0_5_3("take_on_reach_factor")?,
-            still_threshold: n_since_0_5_3("still_threshold")?,
-            neutral_after_still_rounds: n_since_0_5_3("neutral_after_still_rounds")?,
-            arrival_tolerance: n_since_0_5_3("arrival_tolerance")?,
-            urgent_sprint_share: n_since_0_5_3("urgent_sprint_share")?,
-            receive_reach_factor: n_since_0_5_3("receive_reach_factor")?,
-            carry_min_range: n_since_0_5_3("carry_min_range")?,
-            dribble_cone: n_since_0_5_3("dribble_cone")?,
-            cross_runner_lanes: n_since_0_5_3("cross_runner_lanes")?,
-            cross_runner_step_x: n_since_0_5_3("cross_runner_step_x")?,
-            cross_runner_step_y: n_since_0_5_3("cross_runner_step_y")?,
-            clearance_spread: n_since_0_5_3("clearance_spread")?,
-            parry_spread: n_since_0_5_3("parry_spread")?,
+            take_on_reach_factor: n_or_in_code("take_on_reach_factor")?,
+            still_threshold: n_or_in_code("still_threshold")?,
+            neutral_after_still_rounds: n_or_in_code("neutral_after_still_rounds")?,
+            arrival_tolerance: n_or_in_code("arrival_tolerance")?,
+            urgent_sprint_share: n_or_in_code("urgent_sprint_share")?,
+            receive_reach_factor: n_or_in_code("receive_reach_factor")?,
+            carry_min_range: n_or_in_code("carry_min_range")?,
+            dribble_cone: n_or_in_code("dribble_cone")?,
+            cross_runner_lanes: n_or_in_code("cross_runner_lanes")?,
+            cross_runner_step_x: n_or_in_code("cross_runner_step_x")?,
+            cross_runner_step_y: n_or_in_code("cross_runner_step_y")?,
+            clearance_spread: n_or_in_code("clearance_spread")?,
+            parry_spread: n_or_in_code("parry_spread")?,
+            penalty_box_clearance: n_or_in_code("penalty_box_clearance")?,
+            touchline_margin: n_or_in_code("touchline_margin")?,
         };
         // Positioning keeps its pressers and supporters in fixed arrays.
         for (id, v) in [("press_count", params.press_count), ("support_count", params.support_count)] {

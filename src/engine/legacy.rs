@@ -1,37 +1,36 @@
-//! Values revisions published before Microfut 0.5.3 were played with although they do not carry
-//! them: engine 0.5.1 kept these in code. 0.5.3 moved them into its `params.json`; a published
+//! Values revisions published before some parameters existed were played with: engine 0.5.1 kept
+//! them in code. 0.5.3 moved thirteen of them into its `params.json`, 0.5.4 two more; a published
 //! revision is frozen, so its replays still need the values it was played with. Consulted only
-//! for a parameter a revision lacks, and only for revisions older than [`FROM`]; a newer
-//! revision without one of them is refused like any missing parameter.
+//! for a parameter a revision lacks, and only for revisions older than the one that introduced
+//! it; a newer revision without one of them is refused like any missing parameter.
 
 use semver::Version;
 
-/// The first Microfut revision that carries every parameter below.
-pub const FROM: Version = Version::new(0, 5, 3);
-
-/// (parameter, the value engine 0.5.1 used for it).
-pub const BEFORE_0_5_3: &[(&str, f64)] = &[
-    ("take_on_reach_factor", 2.0),
-    ("still_threshold", 0.1),
-    ("neutral_after_still_rounds", 2.0),
-    ("arrival_tolerance", 0.05),
-    ("urgent_sprint_share", 0.5),
-    ("receive_reach_factor", 2.0),
-    ("carry_min_range", 0.5),
-    ("dribble_cone", 60.0),
-    ("cross_runner_lanes", 3.0),
-    ("cross_runner_step_x", 1.5),
-    ("cross_runner_step_y", 3.0),
-    ("clearance_spread", 40.0),
-    ("parry_spread", 70.0),
+/// (parameter, the value engine 0.5.1 used for it, the first Microfut revision that carries it).
+pub const IN_CODE_BEFORE: &[(&str, f64, Version)] = &[
+    ("take_on_reach_factor", 2.0, Version::new(0, 5, 3)),
+    ("still_threshold", 0.1, Version::new(0, 5, 3)),
+    ("neutral_after_still_rounds", 2.0, Version::new(0, 5, 3)),
+    ("arrival_tolerance", 0.05, Version::new(0, 5, 3)),
+    ("urgent_sprint_share", 0.5, Version::new(0, 5, 3)),
+    ("receive_reach_factor", 2.0, Version::new(0, 5, 3)),
+    ("carry_min_range", 0.5, Version::new(0, 5, 3)),
+    ("dribble_cone", 60.0, Version::new(0, 5, 3)),
+    ("cross_runner_lanes", 3.0, Version::new(0, 5, 3)),
+    ("cross_runner_step_x", 1.5, Version::new(0, 5, 3)),
+    ("cross_runner_step_y", 3.0, Version::new(0, 5, 3)),
+    ("clearance_spread", 40.0, Version::new(0, 5, 3)),
+    ("parry_spread", 70.0, Version::new(0, 5, 3)),
+    ("penalty_box_clearance", 1.0, Version::new(0, 5, 4)),
+    ("touchline_margin", 1.0, Version::new(0, 5, 4)),
 ];
 
-/// The value a revision older than [`FROM`] was played with, if it is one of these.
+/// The value a revision older than the parameter's first carrier was played with.
 pub fn value(ruleset: &str, version: &Version, id: &str) -> Option<f64> {
-    if ruleset != "microfut" || *version >= FROM {
+    if ruleset != "microfut" {
         return None;
     }
-    BEFORE_0_5_3.iter().find(|(k, _)| *k == id).map(|&(_, v)| v)
+    IN_CODE_BEFORE.iter().find(|(k, _, since)| *k == id && version < since).map(|&(_, v, _)| v)
 }
 
 #[cfg(test)]
@@ -39,9 +38,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_older_microfut_revisions_fall_back() {
+    fn only_revisions_older_than_the_carrier_fall_back() {
         assert_eq!(value("microfut", &Version::new(0, 5, 2), "parry_spread"), Some(70.0));
         assert_eq!(value("microfut", &Version::new(0, 5, 3), "parry_spread"), None);
+        assert_eq!(value("microfut", &Version::new(0, 5, 3), "touchline_margin"), Some(1.0));
+        assert_eq!(value("microfut", &Version::new(0, 5, 4), "touchline_margin"), None);
         assert_eq!(value("trilha", &Version::new(0, 5, 2), "parry_spread"), None);
         assert_eq!(value("microfut", &Version::new(0, 5, 1), "tackle_reach"), None);
     }

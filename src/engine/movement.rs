@@ -145,7 +145,7 @@ mod tests {
 
     fn rules_with_recovery(expr: Option<&str>) -> (Arc<Rules>, Club) {
         let catalog = Catalog::load(&ContentTree::embedded());
-        let mut rev = catalog.revision("microfut", Some("0.5.3")).unwrap().clone();
+        let mut rev = catalog.revision("microfut", Some("0.5.4")).unwrap().clone();
         if let Some(expr) = expr {
             let doc = rev.documents.get_mut("derived.json").unwrap();
             let p = doc["derived"].as_array_mut().unwrap().iter_mut().find(|p| p["id"] == "stamina_recovery").unwrap();

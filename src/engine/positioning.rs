@@ -139,7 +139,7 @@ impl Match {
                 let ahead = V2::new(1.0, 0.0).rotated(side * pr.support_angle);
                 let spot = cpos + ahead * pr.support_distance;
                 // Stay on the pitch: mirror the angle when it would leave it.
-                if spot.y < 1.0 || spot.y > pitch.width - 1.0 {
+                if spot.y < pr.touchline_margin || spot.y > pitch.width - pr.touchline_margin {
                     cpos + V2::new(1.0, 0.0).rotated(-side * pr.support_angle) * pr.support_distance
                 } else {
                     spot
