@@ -576,3 +576,24 @@ fn a_tampered_shard_file_is_refused_not_trusted() {
     });
     refused(&["lab", "merge", &f[0]], "scenario G: accumulator size does not match its metrics");
 }
+
+/// At small counts a share's normal interval would reach below 0 % or above 100 %; it is cut to
+/// the shares it can be, in JSON as in the table.
+#[test]
+fn a_share_interval_stays_within_0_and_100_percent() {
+    let o = run(&["lab", "trilha", "--games", "12", "--seed", "3", "--quiet", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let mut cut = 0;
+    for s in v["scenarios"].as_array().unwrap() {
+        let w = &s["metrics"]["win_share"];
+        for (mean, ci) in w["mean"].as_array().unwrap().iter().zip(w["ci95"].as_array().unwrap()) {
+            let (m, lo, hi) = (mean.as_f64().unwrap(), ci[0].as_f64().unwrap(), ci[1].as_f64().unwrap());
+            assert!((0.0..=1.0).contains(&lo) && (0.0..=1.0).contains(&hi) && lo <= m && m <= hi, "{w}");
+            cut += usize::from(lo == 0.0 && m > 0.0) + usize::from(hi == 1.0 && m < 1.0);
+        }
+    }
+    assert!(cut > 0, "12 games should give at least one interval cut at a bound");
+    let table = stdout(&run(&["lab", "trilha", "--games", "12", "--seed", "3", "--quiet"]));
+    assert!(table.contains("92 % [75, 100]"), "{table}");
+}

@@ -58,6 +58,12 @@ pub struct Metric {
 }
 
 impl Metric {
+    /// The values one estimate of the metric can take: a share (shown as a percentage) lies in
+    /// [0, 1]. Differences between two revisions are not bounded by this.
+    pub fn bounds(&self) -> Option<(f64, f64)> {
+        (self.format == Format::Percent).then_some((0.0, 1.0))
+    }
+
     /// How many values (columns) the metric has: one per part, or one.
     pub fn values(&self) -> usize {
         self.parts.len().max(1)

@@ -157,8 +157,8 @@ impl Report {
         out.push_str(&table(&header, &rows));
         out.push('\n');
         out.push_str(match lang {
-            Lang::En => "± is the half-width of the 95 % confidence interval (normal approximation; ratios by the delta method).\n",
-            Lang::PtBr => "± é a meia-largura do intervalo de confiança de 95 % (aproximação normal; razões pelo método delta).\n",
+            Lang::En => "± is the half-width of the 95 % confidence interval (normal approximation; ratios by the delta method); a share's interval cut at 0 or 100 % is shown as [low, high].\n",
+            Lang::PtBr => "± é a meia-largura do intervalo de confiança de 95 % (aproximação normal; razões pelo método delta); o intervalo de uma proporção cortado em 0 ou 100 % aparece como [mínimo, máximo].\n",
         });
         if let Some(b) = &id.against {
             out.push_str(&match lang {
@@ -256,15 +256,15 @@ impl Report {
                         csv_field(&part),
                         self.results[i].simulations.to_string(),
                     ];
-                    let mean_ci = |e: &Estimate| {
-                        let (lo, hi) = e.ci95().map_or((None, None), |(l, h)| (Some(l), Some(h)));
+                    let mean_ci = |e: &Estimate, bounds: Option<(f64, f64)>| {
+                        let (lo, hi) = e.ci95_within(bounds).map_or((None, None), |(l, h)| (Some(l), Some(h)));
                         vec![opt(e.value), opt(lo), opt(hi)]
                     };
-                    fields.extend(mean_ci(&v.arms[0]));
+                    fields.extend(mean_ci(&v.arms[0], m.bounds()));
                     if ab {
-                        fields.extend(mean_ci(&v.arms[1]));
+                        fields.extend(mean_ci(&v.arms[1], m.bounds()));
                         let d = v.difference.expect("A/B value");
-                        fields.extend(mean_ci(&d));
+                        fields.extend(mean_ci(&d, None));
                         fields.push(opt(d.std_error));
                     } else {
                         fields.push(opt(v.arms[0].std_error));
@@ -315,11 +315,14 @@ impl Report {
                     if self.ab() {
                         let mut ab = Map::new();
                         ab.insert("revision".into(), pick(&|v| num(v.arms[0].value)));
-                        ab.insert("revision_ci95".into(), pick(&|v| ci(&v.arms[0])));
+                        ab.insert("revision_ci95".into(), pick(&|v| ci(&v.arms[0], m.bounds())));
                         ab.insert("against".into(), pick(&|v| num(v.arms[1].value)));
-                        ab.insert("against_ci95".into(), pick(&|v| ci(&v.arms[1])));
+                        ab.insert("against_ci95".into(), pick(&|v| ci(&v.arms[1], m.bounds())));
                         ab.insert("difference".into(), pick(&|v| num(v.difference.and_then(|d| d.value))));
-                        ab.insert("difference_ci95".into(), pick(&|v| v.difference.as_ref().map_or(Value::Null, ci)));
+                        ab.insert(
+                            "difference_ci95".into(),
+                            pick(&|v| v.difference.as_ref().map_or(Value::Null, |d| ci(d, None))),
+                        );
                         let mut entry = Map::new();
                         entry.insert("mean".into(), ab["revision"].clone());
                         entry.insert("ci95".into(), ab["revision_ci95"].clone());
@@ -330,7 +333,7 @@ impl Report {
                         by_metric.insert(m.id.clone(), Value::Object(entry));
                         o.insert(m.id.clone(), Value::Object(ab));
                     } else {
-                        let (mean, interval) = (pick(&|v| num(v.arms[0].value)), pick(&|v| ci(&v.arms[0])));
+                        let (mean, interval) = (pick(&|v| num(v.arms[0].value)), pick(&|v| ci(&v.arms[0], m.bounds())));
                         by_metric.insert(m.id.clone(), json!({"mean": mean, "ci95": interval}));
                         o.insert(m.id.clone(), mean);
                         o.insert(format!("{}_ci95", m.id), interval);
@@ -397,8 +400,8 @@ fn num(v: Option<f64>) -> Value {
     v.map_or(Value::Null, |x| json!(x))
 }
 
-fn ci(e: &Estimate) -> Value {
-    e.ci95().map_or(Value::Null, |(lo, hi)| json!([lo, hi]))
+fn ci(e: &Estimate, bounds: Option<(f64, f64)>) -> Value {
+    e.ci95_within(bounds).map_or(Value::Null, |(lo, hi)| json!([lo, hi]))
 }
 
 fn opt(v: Option<f64>) -> String {
@@ -419,6 +422,7 @@ fn cell(e: &Estimate, format: Format, lang: Lang, signed: bool) -> String {
     let Some(v) = e.value else {
         return "n/a".into();
     };
+    let bounds = (format == Format::Percent && !signed).then_some((0.0, 1.0));
     let (k, unit) = match (format, signed) {
         (Format::Percent, false) => (100.0, " %"),
         (Format::Percent, true) => (100.0, if lang == Lang::En { " pp" } else { " p.p." }),
@@ -430,9 +434,14 @@ fn cell(e: &Estimate, format: Format, lang: Lang, signed: bool) -> String {
         _ => 2,
     };
     let sign = if signed && v * k >= 0.0 { "+" } else { "" };
-    let text = match hw {
-        Some(h) => format!("{sign}{:.*} ± {:.*}{unit}", decimals, v * k, decimals, h),
-        None => format!("{sign}{:.*}{unit}", decimals, v * k),
+    let cut = e.ci95_within(bounds).filter(|&c| Some(c) != e.ci95());
+    let text = match (hw, cut) {
+        // Cut at 0 or 100 %: the interval itself, as ± would reach past the bound.
+        (Some(_), Some((lo, hi))) => {
+            format!("{:.*}{unit} [{:.*}, {:.*}]", decimals, v * k, decimals, lo * k, decimals, hi * k)
+        }
+        (Some(h), None) => format!("{sign}{:.*} ± {:.*}{unit}", decimals, v * k, decimals, h),
+        (None, _) => format!("{sign}{:.*}{unit}", decimals, v * k),
     };
     if lang == Lang::PtBr { text.replace('.', ",") } else { text }
 }
@@ -479,6 +488,12 @@ mod tests {
         assert_eq!(cell(&r, Format::Number, Lang::En, false), "10.523 ± 0.021");
         let d = Estimate { value: Some(0.0128), std_error: Some(0.001) };
         assert_eq!(cell(&d, Format::Percent, Lang::En, true), "+1.28 ± 0.20 pp");
+        // A small count: the normal interval would reach below 0 %, so the cut interval is shown.
+        let small = Estimate { value: Some(0.083), std_error: Some(0.08) };
+        assert_eq!(cell(&small, Format::Percent, Lang::En, false), "8 % [0, 24]");
+        assert_eq!(small.ci95_within(Some((0.0, 1.0))).unwrap().0, 0.0);
+        assert!(small.ci95().unwrap().0 < 0.0);
+        assert_eq!(cell(&small, Format::Number, Lang::En, false), "0.08 ± 0.16");
         let z = Estimate { value: Some(0.0), std_error: Some(0.0) };
         assert_eq!(cell(&z, Format::Percent, Lang::En, false), "0.00 ± 0.00 %");
         assert_eq!(cell(&Estimate { value: None, std_error: None }, Format::Number, Lang::En, false), "n/a");

@@ -26,6 +26,16 @@ impl Estimate {
         Some((v - Z95 * se, v + Z95 * se))
     }
 
+    /// The interval cut to the values the estimate can take (a share lies in [0, 1]): at small
+    /// counts the normal approximation would otherwise reach below 0 % or above 100 %.
+    pub fn ci95_within(&self, bounds: Option<(f64, f64)>) -> Option<(f64, f64)> {
+        let (lo, hi) = self.ci95()?;
+        Some(match bounds {
+            Some((a, b)) => (lo.clamp(a, b), hi.clamp(a, b)),
+            None => (lo, hi),
+        })
+    }
+
     pub fn half_width(&self) -> Option<f64> {
         self.std_error.map(|se| Z95 * se)
     }
