@@ -148,11 +148,8 @@ fn replay_refuses_a_run_whose_revision_is_missing_changed_or_for_another_engine(
     assert!(stderr(&changed).contains("cannot be replayed"), "{}", stderr(&changed));
     // A record pinned to a revision that requires another engine (a draft copy for engine 9).
     let (_t, content) = content_copy();
-    let draft = content.join("microfut/0.9.0");
-    copy_dir(&content.join("microfut").join(ENGINE_REVISION), &draft);
+    let draft = draft_copy(&content, ENGINE_REVISION, "0.9.0");
     edit_json(&draft.join("manifest.json"), |m| {
-        m["version"] = serde_json::json!("0.9.0");
-        m["status"] = serde_json::json!("draft");
         m["engine"] = serde_json::json!(">=9.0.0");
     });
     let catalog = microfut::catalog::Catalog::load(&microfut::catalog::ContentTree::from_dir(&content).unwrap());

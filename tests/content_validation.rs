@@ -66,12 +66,7 @@ fn reports_all_meaning_errors_with_file_and_pointer() {
 #[test]
 fn schema_violations_are_reported_with_pointers() {
     let (_tmp, content) = content_copy();
-    let draft = content.join("microfut/0.9.0");
-    copy_dir(&content.join("microfut/0.5.0"), &draft);
-    edit_json(&draft.join("manifest.json"), |m| {
-        m["version"] = json!("0.9.0");
-        m["status"] = json!("draft");
-    });
+    let draft = draft_copy(&content, "0.5.0", "0.9.0");
     edit_json(&draft.join("params.json"), |p| {
         p["params"][0]["value"] = json!("one hundred and five");
     });
@@ -88,12 +83,7 @@ fn schema_violations_are_reported_with_pointers() {
 #[test]
 fn malformed_json_is_named_and_a_command_on_it_is_refused() {
     let (_tmp, content) = content_copy();
-    let draft = content.join("microfut/0.9.0");
-    copy_dir(&content.join("microfut/0.5.0"), &draft);
-    edit_json(&draft.join("manifest.json"), |m| {
-        m["version"] = json!("0.9.0");
-        m["status"] = json!("draft");
-    });
+    let draft = draft_copy(&content, "0.5.0", "0.9.0");
     fs::write(draft.join("tables.json"), "{ \"tables\": [ ").unwrap();
     let o = run(&["validate", "--content", content.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
@@ -107,11 +97,8 @@ fn malformed_json_is_named_and_a_command_on_it_is_refused() {
 #[test]
 fn a_revision_for_another_engine_is_refused_naming_both_versions() {
     let (_tmp, content) = content_copy();
-    let draft = content.join("microfut/0.6.0");
-    copy_dir(&content.join("microfut/0.5.0"), &draft);
+    let draft = draft_copy(&content, "0.5.0", "0.6.0");
     edit_json(&draft.join("manifest.json"), |m| {
-        m["version"] = json!("0.6.0");
-        m["status"] = json!("draft");
         m["engine"] = json!(">=0.6.0, <0.7.0");
     });
     let r = run(&["resolve", "pass", "--revision", "0.6.0", "--content", content.to_str().unwrap()]);
@@ -147,11 +134,8 @@ fn a_broken_sample_club_is_reported_with_file_and_pointer() {
 #[test]
 fn a_missing_parent_and_an_empty_folder_are_problems() {
     let (_tmp, content) = content_copy();
-    let draft = content.join("microfut/0.9.0");
-    copy_dir(&content.join("microfut/0.5.2"), &draft);
+    let draft = draft_copy(&content, "0.5.2", "0.9.0");
     edit_json(&draft.join("manifest.json"), |m| {
-        m["version"] = json!("0.9.0");
-        m["status"] = json!("draft");
         m["parent"] = json!("0.8.7");
     });
     let o = run(&["validate", "--content", content.to_str().unwrap()]);
@@ -191,12 +175,7 @@ fn a_byte_order_mark_is_ignored() {
 #[test]
 fn a_cycle_is_reported_beside_an_unknown_variable() {
     let (_tmp, content) = content_copy();
-    let draft = content.join("microfut/0.9.0");
-    copy_dir(&content.join("microfut/0.5.2"), &draft);
-    edit_json(&draft.join("manifest.json"), |m| {
-        m["version"] = json!("0.9.0");
-        m["status"] = json!("draft");
-    });
+    let draft = draft_copy(&content, "0.5.2", "0.9.0");
     edit_json(&draft.join("derived.json"), |d| {
         for p in d["derived"].as_array_mut().unwrap() {
             let base = p["base"]["expr"].as_str().unwrap().to_string();
@@ -219,12 +198,7 @@ fn a_cycle_is_reported_beside_an_unknown_variable() {
 #[test]
 fn a_key_written_twice_is_refused_by_pointer() {
     let (_tmp, content) = content_copy();
-    let draft = content.join("microfut/0.9.0");
-    copy_dir(&content.join("microfut/0.5.0"), &draft);
-    edit_json(&draft.join("manifest.json"), |m| {
-        m["version"] = json!("0.9.0");
-        m["status"] = json!("draft");
-    });
+    let draft = draft_copy(&content, "0.5.0", "0.9.0");
     let params = draft.join("params.json");
     let text = fs::read_to_string(&params).unwrap().replacen("\"value\": 105,", "\"value\": 105, \"value\": 100,", 1);
     fs::write(&params, text).unwrap();
@@ -247,11 +221,8 @@ fn a_key_written_twice_is_refused_by_pointer() {
 #[test]
 fn a_manifest_schema_error_does_not_hide_its_other_problems() {
     let (_tmp, content) = content_copy();
-    let draft = content.join("microfut/0.9.0");
-    copy_dir(&content.join("microfut/0.5.0"), &draft);
+    let draft = draft_copy(&content, "0.5.0", "0.9.0");
     edit_json(&draft.join("manifest.json"), |m| {
-        m["version"] = json!("0.9.0");
-        m["status"] = json!("draft");
         m["change_note"] = json!(5);
         m["engine"] = json!(">=banana");
         m["documents"].as_array_mut().unwrap().push(json!("nothing.json"));

@@ -302,13 +302,7 @@ fn revisions_play_with_the_values_later_ones_carry() {
 fn a_revision_without_a_former_code_value_it_should_carry_is_refused() {
     let (tmp, content) = content_copy();
     let c = content.to_str().unwrap();
-    let draft = content.join("microfut/0.5.9");
-    copy_dir(&content.join("microfut").join(ENGINE_REVISION), &draft);
-    edit_json(&draft.join("manifest.json"), |m| {
-        m["version"] = serde_json::json!("0.5.9");
-        m["parent"] = serde_json::json!(ENGINE_REVISION);
-        m["status"] = serde_json::json!("draft");
-    });
+    let draft = draft_copy(&content, ENGINE_REVISION, "0.5.9");
     edit_json(&draft.join("params.json"), |p| {
         p["params"].as_array_mut().unwrap().retain(|e| e["id"] != "parry_spread");
     });

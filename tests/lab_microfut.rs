@@ -53,12 +53,7 @@ fn same_command_same_numbers_whatever_the_threads() {
 fn a_b_runs_two_revisions_on_the_same_seeds() {
     let (_tmp, content) = content_copy();
     let c = content.to_str().unwrap();
-    let draft = content.join("microfut/0.5.9");
-    copy_dir(&content.join("microfut").join(ENGINE_REVISION), &draft);
-    edit_json(&draft.join("manifest.json"), |m| {
-        m["version"] = serde_json::json!("0.5.9");
-        m["status"] = serde_json::json!("draft");
-    });
+    let draft = draft_copy(&content, ENGINE_REVISION, "0.5.9");
     // Keepers saving far more in the draft.
     edit_json(&draft.join("params.json"), |p| {
         for x in p["params"].as_array_mut().unwrap() {

@@ -7,11 +7,8 @@ use serde_json::json;
 use std::path::Path;
 
 fn draft(content: &Path, version: &str) -> std::path::PathBuf {
-    let dir = content.join("microfut").join(version);
-    copy_dir(&content.join("microfut/0.5.0"), &dir);
+    let dir = draft_copy(content, "0.5.0", version);
     edit_json(&dir.join("manifest.json"), |m| {
-        m["version"] = json!(version);
-        m["status"] = json!("draft");
         m["parent"] = json!("0.5.0");
         m["change_note"] = json!("Test draft: a longer reach for every kick.");
     });

@@ -106,3 +106,15 @@ pub fn fixture_club(name: &str) -> microfut::club::Club {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/clubs").join(format!("{name}.json"));
     microfut::club::Club::load(&path).expect("fixture club loads")
 }
+
+/// Copies Microfut revision `from` to a draft `version` in a content folder (its manifest's
+/// version and status set) and returns the draft's folder, for a test to edit.
+pub fn draft_copy(content: &Path, from: &str, version: &str) -> PathBuf {
+    let draft = content.join("microfut").join(version);
+    copy_dir(&content.join("microfut").join(from), &draft);
+    edit_json(&draft.join("manifest.json"), |m| {
+        m["version"] = serde_json::json!(version);
+        m["status"] = serde_json::json!("draft");
+    });
+    draft
+}
