@@ -6,7 +6,9 @@ use serde::de::{self, DeserializeOwned, DeserializeSeed, Deserializer, MapAccess
 use std::collections::BTreeSet;
 use std::fmt;
 
-/// Parses JSON (a UTF-8 byte order mark is ignored) into `T`, refusing duplicate keys.
+/// Parses JSON (a UTF-8 byte order mark is ignored) into `T`, refusing duplicate keys. Two
+/// passes on purpose: the key walk, then serde_json's own parse, which keeps line and column on
+/// a value of the wrong type (inputs are content-sized; a run record takes a millisecond).
 pub fn from_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, serde_json::Error> {
     let bytes = super::strip_bom(bytes);
     check_keys(bytes)?;

@@ -37,6 +37,13 @@ pub enum Format {
     Number,
 }
 
+impl Format {
+    /// The values an estimate shown this way can take: a share lies in [0, 1].
+    pub fn bounds(self) -> Option<(f64, f64)> {
+        (self == Format::Percent).then_some((0.0, 1.0))
+    }
+}
+
 /// One element of a metric that has several (a seat of a game: `win_share` of each seat).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Part {
@@ -61,7 +68,7 @@ impl Metric {
     /// The values one estimate of the metric can take: a share (shown as a percentage) lies in
     /// [0, 1]. Differences between two revisions are not bounded by this.
     pub fn bounds(&self) -> Option<(f64, f64)> {
-        (self.format == Format::Percent).then_some((0.0, 1.0))
+        self.format.bounds()
     }
 
     /// How many values (columns) the metric has: one per part, or one.

@@ -422,7 +422,8 @@ fn cell(e: &Estimate, format: Format, lang: Lang, signed: bool) -> String {
     let Some(v) = e.value else {
         return "n/a".into();
     };
-    let bounds = (format == Format::Percent && !signed).then_some((0.0, 1.0));
+    // A difference between two shares is not a share.
+    let bounds = format.bounds().filter(|_| !signed);
     let (k, unit) = match (format, signed) {
         (Format::Percent, false) => (100.0, " %"),
         (Format::Percent, true) => (100.0, if lang == Lang::En { " pp" } else { " p.p." }),
