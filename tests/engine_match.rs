@@ -334,3 +334,56 @@ fn a_revision_without_a_former_code_value_it_should_carry_is_refused() {
     assert!(stderr(&o).contains("parry_spread"), "{}", stderr(&o));
     assert!(!out.exists());
 }
+
+/// Angles read only through range tables are given to the pipelines by their bins (compared in
+/// cosines, not `acos`): the match is the same, bit for bit, as with exact angles — round hashes,
+/// events and every logged decision.
+#[test]
+fn angles_given_by_their_bins_play_the_exact_match() {
+    let planned = engine_rules();
+    assert!(planned.orientation_plan.is_some() && planned.direction_change_plan.is_some());
+    let mut exact = microfut::engine::Rules::new(planned.rs.clone()).unwrap();
+    exact.orientation_plan = None;
+    exact.direction_change_plan = None;
+    let exact = std::sync::Arc::new(exact);
+    let (home, away) = (fixture_club("test_home"), fixture_club("test_away"));
+    for seed in [3, 17] {
+        let mut a = Match::new(planned.clone(), &home, &away, seed, Options::default()).unwrap();
+        let mut b = Match::new(exact.clone(), &home, &away, seed, Options::default()).unwrap();
+        a.run();
+        b.run();
+        assert_eq!(a.round_hashes(), b.round_hashes(), "seed {seed}");
+        assert_eq!(serde_json::to_value(a.events()).unwrap(), serde_json::to_value(b.events()).unwrap());
+        let log = |m: &Match| serde_json::to_value(m.decisions().decisions().collect::<Vec<_>>()).unwrap();
+        assert_eq!(log(&a), log(&b), "seed {seed}");
+    }
+}
+
+/// Which variables every pipeline reads only through range tables, and those tables' ends.
+#[test]
+fn table_bounds_name_the_variables_only_tables_read() {
+    let rules = engine_rules();
+    let rs = &rules.rs;
+    let bounds = |v: &str| rs.table_bounds[rs.var(v).unwrap()].clone();
+    assert_eq!(bounds("orientation"), Some(vec![45.0, 90.0, 135.0]));
+    assert_eq!(bounds("direction_change"), Some(vec![45.0, 90.0, 135.0]));
+    // Read as a number by a requirement (`distance <= range`).
+    assert_eq!(bounds("distance"), None);
+
+    // A revision whose modifier reads the orientation itself loses its plan.
+    let dir = tempfile::tempdir().unwrap();
+    let content = dir.path().join("content");
+    copy_dir(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("content"), &content);
+    let draft = draft_copy(&content, ENGINE_REVISION, "9.9.9");
+    edit_json(&draft.join("modifiers.json"), |m| {
+        let list = m["modifiers"].as_array_mut().unwrap();
+        let o = list.iter_mut().find(|x| x["id"] == "mod_orientation").unwrap();
+        o["expr"] = serde_json::json!(
+            "if(neutral_orientation > 0, orientation_neutral, orientation_by_angle(orientation)) - orientation / 1000"
+        );
+    });
+    let catalog = Catalog::load(&ContentTree::from_dir(&content).unwrap());
+    let rules = microfut::run::rules_for(&catalog, Some("9.9.9")).expect("the draft compiles");
+    assert_eq!(rules.rs.table_bounds[rules.rs.var("orientation").unwrap()], None);
+    assert!(rules.orientation_plan.is_none() && rules.direction_change_plan.is_some());
+}

@@ -47,6 +47,8 @@ pub struct Odds {
     outcomes: u64,
     at_least: Vec<u64>,
     exactly: Vec<u64>,
+    /// `success(t).as_f64()` for every t, divided once here: estimates ask it in inner loops.
+    chance: Vec<f64>,
 }
 
 impl Odds {
@@ -68,7 +70,8 @@ impl Odds {
         for t in (0..dist.len()).rev() {
             at_least[t] = at_least[t + 1] + dist[t];
         }
-        Odds { spec, outcomes, at_least, exactly: dist }
+        let chance = at_least.iter().map(|&f| Probability { favourable: f, outcomes }.as_f64()).collect();
+        Odds { spec, outcomes, at_least, exactly: dist, chance }
     }
 
     pub fn spec(&self) -> DiceSpec {
@@ -80,6 +83,12 @@ impl Odds {
         let favourable =
             if difficulty <= 0 { self.outcomes } else { self.at_least.get(difficulty as usize).copied().unwrap_or(0) };
         Probability { favourable, outcomes: self.outcomes }
+    }
+
+    /// `success(difficulty).as_f64()`, bit for bit, without the division.
+    #[inline]
+    pub fn chance(&self, difficulty: i32) -> f64 {
+        if difficulty <= 0 { 1.0 } else { self.chance.get(difficulty as usize).copied().unwrap_or(0.0) }
     }
 
     /// P(total = t), exact.
@@ -104,6 +113,16 @@ mod tests {
         let p = o.success(8);
         assert_eq!((p.favourable, p.outcomes), (181, 216));
         assert_eq!(format!("{:.2}", p.as_f64() * 100.0), "83.80");
+    }
+
+    #[test]
+    fn chance_is_the_exact_probability_as_a_float() {
+        for spec in [DiceSpec::D3D6, DiceSpec { count: 2, sides: 10 }] {
+            let o = Odds::new(spec);
+            for d in -3..(spec.max_total() as i32 + 4) {
+                assert_eq!(o.chance(d).to_bits(), o.success(d).as_f64().to_bits(), "{spec:?} {d}");
+            }
+        }
     }
 
     #[test]

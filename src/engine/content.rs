@@ -4,7 +4,7 @@
 //! tables shared handles, parameters numbers. A revision lacking something the engine needs is
 //! refused here with a message naming the revision and the missing piece.
 
-use super::geometry::Pitch;
+use super::geometry::{AnglePlan, Pitch};
 use crate::catalog::{Diagnostic, declared_schema};
 use crate::ruleset::{Missing, RangeTable, Ruleset};
 use crate::sheet::Roles;
@@ -412,6 +412,10 @@ pub struct Rules {
     pub recovery_memo: Option<Vec<usize>>,
     /// What a pass of each difficulty can do, for the NPC's exact pass estimates.
     pub pass_plans: PassPlans,
+    /// Body orientation and direction change, when the revision reads them only through range
+    /// tables: their bins come from cosines (see [`AnglePlan`]).
+    pub orientation_plan: Option<AnglePlan>,
+    pub direction_change_plan: Option<AnglePlan>,
 }
 
 /// The most players positioning sends to press the carrier, or to support him.
@@ -973,7 +977,11 @@ impl Rules {
                 .collect();
             (key.len() <= MEMO_KEY).then_some(key)
         };
+        let plan = |slot: usize| rs.table_bounds[slot].as_deref().and_then(AnglePlan::new);
+        let (orientation_plan, direction_change_plan) = (plan(slots.orientation), plan(slots.direction_change));
         Ok(Rules {
+            orientation_plan,
+            direction_change_plan,
             duels,
             margins,
             pass_quality,

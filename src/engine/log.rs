@@ -2,6 +2,7 @@
 //! buffer so it never grows past its retention; older decisions are counted, not kept.
 
 use serde::{Serialize, Serializer};
+use std::sync::Arc;
 
 fn as_text<S: Serializer>(intent: &super::npc::Intent, s: S) -> Result<S::Ok, S::Error> {
     s.collect_str(intent)
@@ -44,10 +45,11 @@ pub struct Decision {
     pub engine_version: &'static str,
     pub seed: u64,
     pub round: u32,
-    pub club_id: String,
+    /// Shared with every decision of the club's players (built once per match).
+    pub club_id: Arc<str>,
     pub club_personality: Personality,
     pub adaptation: Personality,
-    pub player_id: String,
+    pub player_id: Arc<str>,
     pub match_state_summary: StateSummary,
     pub candidate_actions: Vec<CandidateLog>,
     pub selected_action: usize,
@@ -117,10 +119,10 @@ mod tests {
             engine_version: "t",
             seed: 0,
             round,
-            club_id: String::new(),
+            club_id: "".into(),
             club_personality: Personality { verticality: 0.0, security: 0.0, risk_tolerance: 0.0 },
             adaptation: Personality { verticality: 0.0, security: 0.0, risk_tolerance: 0.0 },
-            player_id: String::new(),
+            player_id: "".into(),
             match_state_summary: StateSummary { minute: 0.0, score: [0, 0], goal_diff: 0, ball: [0.0, 0.0], phase: "" },
             candidate_actions: Vec::new(),
             selected_action: 0,

@@ -113,10 +113,21 @@ pub struct Match {
     duel_cache: Vec<(usize, usize, bool, (i32, i32))>,
     /// Buffers the pass estimates reuse (a decision makes ~10), so estimating allocates nothing.
     pass_scratch: npc::PassScratch,
+    strike_scratch: npc::StrikeScratch,
+    /// Positioning's buffers: the nearest candidates to press or support, each side's view of
+    /// its opponents.
+    near_scratch: Vec<(f64, usize)>,
+    view_scratch: [Vec<V2>; 2],
     /// Each side's player indices (setup lists the home side first, then the away side).
     sides: [std::ops::Range<usize>; 2],
     /// Stamina recovery per player for the few contexts it reads (see `Rules::recovery_memo`).
     recovery_memo: Vec<movement::RecoveryMemo>,
+    /// Each player's (club id, player id) as the decision log writes them.
+    log_ids: Vec<(Arc<str>, Arc<str>)>,
+    /// The match-state adaptation last scored with: (round, carrier, shift), for the log.
+    adapted: Option<(u32, usize, npc::Axes)>,
+    /// Set while explaining: inputs then hold exact angles, as the explanation shows them.
+    exact_angles: bool,
 }
 
 impl Match {
@@ -178,10 +189,26 @@ impl Match {
             penalty_kick: false,
             duel_cache: Vec::with_capacity(16),
             pass_scratch: npc::PassScratch::default(),
+            strike_scratch: npc::StrikeScratch::default(),
+            near_scratch: Vec::with_capacity(n),
+            view_scratch: [Vec::with_capacity(n), Vec::with_capacity(n)],
             sides,
             recovery_memo: vec![movement::RecoveryMemo::default(); n],
+            log_ids: Vec::new(),
+            adapted: None,
+            exact_angles: false,
             rules,
         };
+        m.log_ids = m
+            .state
+            .players
+            .iter()
+            .map(|p| {
+                let club = &m.teams[p.team].club;
+                let sheet = &club.squad[p.sheet];
+                (Arc::from(club.id.as_str()), Arc::from(format!("{}#{} {}", club.id, sheet.shirt, sheet.name)))
+            })
+            .collect();
         m.event(EventKind::KickOff { team: 0 });
         Ok(m)
     }
@@ -448,15 +475,18 @@ impl Match {
     fn set_pressure(&mut self, p: usize, at: V2) {
         let t = self.state.players[p].team;
         let radius = self.rules.params.pressure_extra_radius;
-        let mut nearest = f64::INFINITY;
+        // Squared distances: the square root of the smallest is the smallest distance, bit for
+        // bit (an exactly rounded root keeps the order).
+        let mut nearest2 = f64::INFINITY;
         let mut within = 0u32;
         for o in self.opponents(t) {
-            let d = self.state.players[o].pos.dist(at);
-            if d <= radius {
+            let q = self.state.players[o].pos.dist2(at);
+            if geometry::sqrt_le(q, radius) {
                 within += 1;
             }
-            nearest = nearest.min(d);
+            nearest2 = nearest2.min(q);
         }
+        let nearest = nearest2.sqrt();
         let s = self.rules.slots;
         let extra = if nearest <= radius { within.saturating_sub(1) } else { within };
         let inputs = &mut self.state.players[p].inputs;
@@ -469,7 +499,10 @@ impl Match {
         let s = self.rules.slots;
         let pl = &self.state.players[p];
         let neutral = pl.still as f64 >= self.rules.params.neutral_after_still_rounds || pl.dir == V2::ZERO;
-        let angle = angle_between(pl.dir, toward - pl.pos);
+        let angle = match &self.rules.orientation_plan {
+            Some(plan) if !self.exact_angles => plan.angle(pl.dir, toward - pl.pos),
+            _ => angle_between(pl.dir, toward - pl.pos),
+        };
         let inputs = &mut self.state.players[p].inputs;
         inputs.set(s.neutral_orientation, if neutral { 1.0 } else { 0.0 });
         inputs.set(s.orientation, angle);

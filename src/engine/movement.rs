@@ -19,7 +19,11 @@ impl Match {
     /// `dir` (content's `movement_range`).
     pub(super) fn movement_range(&mut self, p: usize, pace: usize, with_ball: bool, dir: V2) -> f64 {
         let s = self.rules.slots;
-        let turn = angle_between(self.state.players[p].dir, dir);
+        let from = self.state.players[p].dir;
+        let turn = match &self.rules.direction_change_plan {
+            Some(plan) => plan.angle(from, dir),
+            None => angle_between(from, dir),
+        };
         let paces = self.rules.paces;
         self.set_stamina(p);
         self.set(p, s.pace, paces[pace]);
@@ -72,7 +76,8 @@ impl Match {
         let pl = &mut self.state.players[p];
         let d = pl.pos.dist(to);
         if d > 0.0 {
-            pl.dir = (to - pl.pos).unit();
+            // `unit()` of the same vector, its length already known (bit for bit the same).
+            pl.dir = (to - pl.pos) * (1.0 / d);
         }
         pl.pos = to;
         pl.moved = d;
@@ -115,13 +120,12 @@ impl Match {
     /// Stamina recovery of player `p` in his current context, remembered per context value
     /// (bit for bit) when the revision's recovery reads few of them.
     fn recovery(&mut self, p: usize, pipe: usize) -> f64 {
-        let rules = self.rules.clone();
-        let Some(ctx) = rules.recovery_memo.as_deref() else {
+        let Some(ctx) = self.rules.recovery_memo.as_deref() else {
             return self.estimate(p, pipe).value;
         };
         let mut key = [0u64; MEMO_KEY];
         for (k, &slot) in key.iter_mut().zip(ctx) {
-            *k = self.get(p, slot).to_bits();
+            *k = self.state.players[p].inputs.get(slot).to_bits();
         }
         let memo = &self.recovery_memo[p];
         if let Some(&(_, v)) = memo.entries[..memo.len].iter().find(|e| e.0 == key) {

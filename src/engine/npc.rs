@@ -9,7 +9,7 @@
 
 use super::Match;
 use super::content::PassPlan;
-use super::geometry::{LINE_END, V2, angle_between, to_segment};
+use super::geometry::{LINE_END, V2, along_segment, angle_between, sqrt_le};
 use super::log::{CandidateLog, Decision, Personality, StateSummary};
 use super::state::{Line, mix};
 use serde::{Deserialize, Serialize};
@@ -152,7 +152,7 @@ impl Candidate {
 struct W([f64; 4]);
 
 #[derive(Debug, Clone, Copy, Default)]
-struct Axes {
+pub(super) struct Axes {
     verticality: f64,
     security: f64,
     risk_tolerance: f64,
@@ -225,12 +225,10 @@ impl Match {
 
         // Carry in the content's directions (relative to the line to goal), for the lines that may.
         let may_carry = self.rules.npc.carry.lines.contains(&self.state.players[c].line);
-        // The rules are shared (Arc): hold them to walk the directions without copying the list.
-        let rules = self.rules.clone();
-        let carry = &rules.npc.carry;
-        let directions = if may_carry { carry.directions.len() } else { 0 };
-        let pace = carry.with_ball_pace as usize;
-        for (&deg, &turn) in carry.directions.iter().zip(&carry.turns).take(directions) {
+        let directions = if may_carry { self.rules.npc.carry.directions.len() } else { 0 };
+        let pace = self.rules.npc.carry.with_ball_pace as usize;
+        for k in 0..directions {
+            let (deg, turn) = (self.rules.npc.carry.directions[k], self.rules.npc.carry.turns[k]);
             let dir_f = to_goal.turned(turn);
             // A direction turns with the pitch: the half-turn negates it.
             let dir_w = if self.state.attacks_right[t] { dir_f } else { dir_f * -1.0 };
@@ -310,8 +308,11 @@ impl Match {
         self.opponents(t).any(|o| {
             let pl = &self.state.players[o];
             let beaten = matches!(pl.beaten_by, Some((b, r)) if b == c && r + 1 >= round);
-            let (d, along) = to_segment(pl.pos, from, to);
-            !beaten && along > 0.0 && d <= reach && self.frame(t, pl.pos).x > from_f.x
+            if beaten || self.frame(t, pl.pos).x <= from_f.x {
+                return false;
+            }
+            let along = along_segment(pl.pos, from, to);
+            along > 0.0 && sqrt_le(pl.pos.dist2(from + (to - from) * along), reach)
         })
     }
 
@@ -345,6 +346,7 @@ impl Match {
         let cf = self.frame(t, self.state.players[c].pos);
         let base = self.base_axes(t);
         let shift = self.adaptation(c);
+        self.adapted = Some((self.state.round, c, shift));
         let adapted = Axes {
             verticality: base.verticality + shift.verticality,
             security: base.security + shift.security,
@@ -406,11 +408,15 @@ impl Match {
         let s = self.rules.slots;
         let pipes = self.rules.pipes;
         let pos = self.state.players[carrier].pos;
+        if cand.kind == Kind::Carry {
+            return None;
+        }
+        // Explanations show inputs: exact angles, not their bins' stand-ins.
+        self.exact_angles = true;
         self.set_pressure(carrier, pos);
         self.set_stamina(carrier);
         let pipe = match cand.kind {
-            Kind::Carry => return None,
-            Kind::Pass | Kind::Cross => {
+            Kind::Pass | Kind::Cross | Kind::Carry => {
                 self.set(carrier, s.distance, pos.dist(cand.dest));
                 self.set_orientation(carrier, cand.dest);
                 if cand.kind == Kind::Pass { pipes.pass } else { pipes.cross }
@@ -424,6 +430,7 @@ impl Match {
         let pl = &self.rules.rs.pipelines[pipe];
         let mut trace = Vec::new();
         let r = pl.resolve_traced(&self.state.players[carrier].inputs, &mut trace);
+        self.exact_angles = false;
         Some(pl.explain(&trace, &r))
     }
 
@@ -452,15 +459,19 @@ impl Match {
         }
         let t = self.state.players[carrier].team;
         let base = self.base_axes(t);
-        let shift = self.adaptation(carrier);
-        let team = &self.teams[t];
-        let sheet = &team.club.squad[self.state.players[carrier].sheet];
+        // Scored this round for this carrier: the same values (the score and the minute have
+        // not moved since).
+        let shift = match self.adapted {
+            Some((round, p, shift)) if round == self.state.round && p == carrier => shift,
+            _ => self.adaptation(carrier),
+        };
+        let (club_id, player_id) = self.log_ids[carrier].clone();
         let bf = self.frame(t, self.state.ball);
         let d = Decision {
             engine_version: crate::catalog::ENGINE_VERSION,
             seed: self.seed,
             round: self.state.round,
-            club_id: team.club.id.clone(),
+            club_id,
             club_personality: Personality {
                 verticality: base.verticality,
                 security: base.security,
@@ -471,7 +482,7 @@ impl Match {
                 security: shift.security,
                 risk_tolerance: shift.risk_tolerance,
             },
-            player_id: format!("{}#{} {}", team.club.id, sheet.shirt, sheet.name),
+            player_id,
             match_state_summary: StateSummary {
                 minute: (self.state.minute(self.rules.clock.half_seconds) * 100.0).round() / 100.0,
                 score: self.state.score,
@@ -515,11 +526,12 @@ impl Match {
                 let mut best: Option<(f64, usize)> = None;
                 for o in self.opponents(t) {
                     let pl = &self.state.players[o];
-                    let d = pl.pos.dist(dest);
-                    if d <= reach + pl.inputs.get(self.rules.slots.r_sprint)
-                        && best.is_none_or(|(bd, _)| d < bd)
-                        && self.may_challenge(o, dest)
-                    {
+                    let q = pl.pos.dist2(dest);
+                    if !sqrt_le(q, reach + pl.inputs.get(self.rules.slots.r_sprint)) {
+                        continue;
+                    }
+                    let d = q.sqrt();
+                    if best.is_none_or(|(bd, _)| d < bd) && self.may_challenge(o, dest) {
                         best = Some((d, o));
                     }
                 }
@@ -538,9 +550,13 @@ impl Match {
     /// his interception radius of the line (document §30), strictly between its two ends — or
     /// `None`.
     pub(super) fn reaches_line(&self, o: usize, from: V2, to: V2) -> Option<f64> {
-        let (d, along) = to_segment(self.state.players[o].pos, from, to);
-        let inside = along > LINE_END && along < 1.0 - LINE_END;
-        (inside && d <= self.get(o, self.rules.slots.interception_radius)).then_some(along)
+        let pos = self.state.players[o].pos;
+        let along = along_segment(pos, from, to);
+        if !(along > LINE_END && along < 1.0 - LINE_END) {
+            return None;
+        }
+        let q = pos.dist2(from + (to - from) * along);
+        sqrt_le(q, self.get(o, self.rules.slots.interception_radius)).then_some(along)
     }
 
     /// Who may challenge a carrier at `at`: outfield players anywhere, a keeper inside his box.
@@ -625,7 +641,8 @@ impl Match {
         self.set_orientation(r, from);
         self.set_stamina(r);
         let compare = pr.interception_rule != 0.0;
-        let rules = self.rules.clone();
+        // Borrowed field by field: the rules are read while the players' inputs are written.
+        let rules = &*self.rules;
         let odds = &rules.rs.odds;
         let built;
         let plan = match rules.pass_plans.get(difficulty) {
@@ -666,7 +683,7 @@ impl Match {
             for &od in &sc.diffs[entry * n..(entry + 1) * n] {
                 // The interceptor fails when his margin does not beat the pass (or his test fails).
                 let needs = if compare { od + margin + 1 } else { od };
-                through *= 1.0 - odds.success(needs).as_f64();
+                through *= 1.0 - odds.chance(needs);
             }
             keep += p * through * sc.control[entry];
         }
@@ -742,48 +759,53 @@ impl Match {
         let from = self.state.players[c].pos;
         let keeper = self.keeper(1 - t);
         self.prepare_keeper(keeper, c);
-        let blockers: Vec<(usize, V2)> = if self.penalty_kick {
-            Vec::new()
-        } else {
-            self.opponents(t)
-                .filter(|&o| self.state.players[o].line != Line::Goalkeeper)
-                .filter_map(|o| self.reaches_line(o, from, target).map(|along| (o, from + (target - from) * along)))
-                .collect()
-        };
-        for &(o, meet) in &blockers {
+        let mut sc = std::mem::take(&mut self.strike_scratch);
+        sc.clear();
+        if !self.penalty_kick {
+            for o in self.opponents(t) {
+                if self.state.players[o].line == Line::Goalkeeper {
+                    continue;
+                }
+                if let Some(along) = self.reaches_line(o, from, target) {
+                    sc.blockers.push((o, from + (target - from) * along));
+                }
+            }
+        }
+        for &(o, meet) in &sc.blockers {
             self.set_stamina(o);
             self.set_orientation(o, meet);
         }
         let compare = self.rules.params.block_rule != 0.0;
-        let odds = self.rules.rs.odds.clone();
+        let spec = self.rules.rs.odds.spec();
         let mut goal = 0.0;
-        let mut keeper_cache: Vec<Option<f64>> = vec![None; self.rules.gk_placement.bins.len()];
-        let mut block_cache: Vec<(f64, Vec<i32>)> = Vec::new();
-        for (total, p) in odds.totals() {
+        sc.keeper.resize(self.rules.gk_placement.bins.len(), None);
+        // Blockers' difficulties per distinct Q_INT: q_ints[entry], diffs[entry * n + i].
+        let n = sc.blockers.len();
+        for total in spec.min_total()..=spec.max_total() {
+            let p = self.rules.rs.odds.exactly(total);
             let margin = total as i32 - difficulty;
             if self.rules.margins.shot(margin) == super::content::ShotOutcome::OffTarget {
                 continue;
             }
             let (_, _, q_int) = self.rules.margins.pass(margin);
-            let entry = match block_cache.iter().position(|e| e.0 == q_int) {
+            let entry = match sc.q_ints.iter().position(|&q| q == q_int) {
                 Some(i) => i,
                 None => {
-                    let mut diffs = Vec::with_capacity(blockers.len());
-                    for &(o, _) in &blockers {
+                    for &(o, _) in &sc.blockers {
                         self.set(o, s.q_int, q_int);
-                        diffs.push(self.difficulty(o, self.rules.pipes.interception));
+                        sc.diffs.push(self.difficulty(o, self.rules.pipes.interception));
                     }
-                    block_cache.push((q_int, diffs));
-                    block_cache.len() - 1
+                    sc.q_ints.push(q_int);
+                    sc.q_ints.len() - 1
                 }
             };
-            let through: f64 = block_cache[entry]
-                .1
+            let odds = &self.rules.rs.odds;
+            let through: f64 = sc.diffs[entry * n..(entry + 1) * n]
                 .iter()
-                .map(|&bd| 1.0 - odds.success(if compare { bd + margin + 1 } else { bd }).as_f64())
+                .map(|&bd| 1.0 - odds.chance(if compare { bd + margin + 1 } else { bd }))
                 .product();
             let bin = self.rules.gk_placement.bin_index(margin as f64);
-            let beaten = match keeper_cache[bin] {
+            let beaten = match sc.keeper[bin] {
                 Some(b) => b,
                 None => {
                     self.set_scaled(keeper, s.shot_margin, margin as f64);
@@ -793,12 +815,13 @@ impl Match {
                         Some(d) => self.beat_keeper(margin, d),
                         None => 1.0,
                     };
-                    keeper_cache[bin] = Some(b);
+                    sc.keeper[bin] = Some(b);
                     b
                 }
             };
             goal += p.as_f64() * through * beaten;
         }
+        self.strike_scratch = sc;
         (p_success, goal)
     }
 
@@ -806,10 +829,10 @@ impl Match {
     pub(super) fn beat_keeper(&self, shot_margin: i32, keeper_difficulty: i32) -> f64 {
         let odds = &self.rules.rs.odds;
         if self.rules.params.save_rule == 0.0 {
-            1.0 - odds.success(keeper_difficulty).as_f64()
+            1.0 - odds.chance(keeper_difficulty)
         } else {
             // The keeper must beat the shot's margin.
-            1.0 - odds.success(keeper_difficulty + shot_margin + 1).as_f64()
+            1.0 - odds.chance(keeper_difficulty + shot_margin + 1)
         }
     }
 }
@@ -828,5 +851,24 @@ impl PassScratch {
         self.on_line.clear();
         self.diffs.clear();
         self.control.clear();
+    }
+}
+
+/// Reused buffers of [`Match::strike_estimate`]: blockers on the line, their difficulties per
+/// distinct Q_INT, the keeper's chance of being beaten per placement bin.
+#[derive(Debug, Default)]
+pub(super) struct StrikeScratch {
+    blockers: Vec<(usize, V2)>,
+    q_ints: Vec<f64>,
+    diffs: Vec<i32>,
+    keeper: Vec<Option<f64>>,
+}
+
+impl StrikeScratch {
+    fn clear(&mut self) {
+        self.blockers.clear();
+        self.q_ints.clear();
+        self.diffs.clear();
+        self.keeper.clear();
     }
 }

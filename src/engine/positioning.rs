@@ -47,16 +47,19 @@ impl Match {
         if let Some(c) = holder {
             let ct = self.state.players[c].team;
             let cpos = self.state.players[c].pos;
-            let mut near: Vec<(f64, usize)> = self
-                .opponents(ct)
-                .filter(|&o| self.state.players[o].line != Line::Goalkeeper)
-                .map(|o| (self.state.players[o].pos.dist(cpos), o))
-                .filter(|(d, _)| *d <= pr.press_radius)
-                .collect();
+            let mut near = std::mem::take(&mut self.near_scratch);
+            near.clear();
+            near.extend(
+                self.opponents(ct)
+                    .filter(|&o| self.state.players[o].line != Line::Goalkeeper)
+                    .map(|o| (self.state.players[o].pos.dist(cpos), o))
+                    .filter(|(d, _)| *d <= pr.press_radius),
+            );
             near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
             for (k, (_, o)) in near.iter().take(pr.press_count as usize).enumerate() {
                 pressers[k] = *o;
             }
+            self.near_scratch = near;
         }
         // A loose ball: the nearest player of each side goes for it.
         let mut chasers = [usize::MAX; 2];
@@ -85,21 +88,26 @@ impl Match {
         if let Some(c) = holder {
             let ct = self.state.players[c].team;
             let cpos = self.state.players[c].pos;
-            let mut near: Vec<(f64, usize)> = (0..n)
-                .filter(|&i| {
-                    i != c && self.state.players[i].team == ct && self.state.players[i].line != Line::Goalkeeper
-                })
-                .map(|i| (self.state.players[i].pos.dist(cpos), i))
-                .collect();
+            let mut near = std::mem::take(&mut self.near_scratch);
+            near.clear();
+            near.extend(
+                (0..n)
+                    .filter(|&i| {
+                        i != c && self.state.players[i].team == ct && self.state.players[i].line != Line::Goalkeeper
+                    })
+                    .map(|i| (self.state.players[i].pos.dist(cpos), i)),
+            );
             near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
             for (k, (_, i)) in near.iter().take(pr.support_count as usize).enumerate() {
                 supporters[k] = *i;
             }
+            self.near_scratch = near;
         }
 
         // Per side: the opponents' outfield positions in its frame and their last line.
-        let mut view: [Vec<V2>; 2] = [Vec::with_capacity(11), Vec::with_capacity(11)];
+        let mut view = std::mem::take(&mut self.view_scratch);
         for (t, v) in view.iter_mut().enumerate() {
+            v.clear();
             for o in 0..n {
                 let pl = &self.state.players[o];
                 if pl.team != t && pl.line != Line::Goalkeeper {
@@ -172,6 +180,7 @@ impl Match {
             let target = pitch.clamp(target + error);
             self.targets[p] = self.frame(t, target);
         }
+        self.view_scratch = view;
     }
 
     /// Where a runner attacks a cross, in his team's frame: spread around the landing point.

@@ -10,6 +10,7 @@ use crate::catalog::{Diagnostic, Revision};
 use crate::dice::Odds;
 use crate::expr::{self, Ast, CompileError, Lookup, Scope, Slot};
 use serde::de::DeserializeOwned;
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
@@ -204,7 +205,14 @@ pub fn compile(rev: &Revision) -> Result<Ruleset, Vec<Diagnostic>> {
     };
 
     let lookups: Lookups = tables.iter().map(|t| (t.id.clone(), t.lookup())).collect();
-    let env = Env { vars: &vars, var_index: &var_index, params: &params, param_index: &param_index, lookups: &lookups };
+    let env = Env {
+        vars: &vars,
+        var_index: &var_index,
+        params: &params,
+        param_index: &param_index,
+        lookups: &lookups,
+        table_reads: RefCell::new(TableReads::default()),
+    };
 
     let mut pipelines: Vec<Pipeline> = Vec::new();
     let mut pipeline_index: BTreeMap<String, usize> = BTreeMap::new();
@@ -260,7 +268,9 @@ pub fn compile(rev: &Revision) -> Result<Ruleset, Vec<Diagnostic>> {
         out.sort();
         return Err(out);
     }
+    let table_bounds = env.table_reads.take().bounds(vars.len(), &tables, &table_index);
     Ok(Ruleset {
+        table_bounds,
         id: rev.ruleset.clone(),
         version: rev.version.clone(),
         fingerprint: rev.fingerprint.clone(),
@@ -407,6 +417,70 @@ struct Env<'a> {
     params: &'a [Param],
     param_index: &'a BTreeMap<String, usize>,
     lookups: &'a Lookups,
+    /// How every pipeline expression compiled so far reads each variable.
+    table_reads: RefCell<TableReads>,
+}
+
+/// Per variable: the tables it is read through as their whole argument (`table(x)`), and
+/// whether any expression reads it otherwise. Explanation probes do not count: they are only
+/// evaluated to show a table's input.
+#[derive(Default)]
+struct TableReads {
+    through: BTreeMap<usize, BTreeSet<String>>,
+    raw: BTreeSet<usize>,
+}
+
+impl TableReads {
+    fn record(&mut self, ast: &Ast, env: &Env, locals: &[String]) {
+        let slot = |name: &str| if locals.iter().any(|l| l == name) { None } else { env.var_index.get(name).copied() };
+        match ast {
+            Ast::Call(name, args) if args.len() == 1 && env.lookups.contains_key(name) => {
+                if let Ast::Var(v) = &args[0]
+                    && let Some(i) = slot(v)
+                {
+                    self.through.entry(i).or_default().insert(name.clone());
+                } else {
+                    self.record(&args[0], env, locals);
+                }
+            }
+            Ast::Var(v) => {
+                if let Some(i) = slot(v) {
+                    self.raw.insert(i);
+                }
+            }
+            Ast::Num(_) | Ast::Bool(_) => {}
+            Ast::Neg(a) | Ast::Not(a) => self.record(a, env, locals),
+            Ast::Bin(_, a, b) => {
+                self.record(a, env, locals);
+                self.record(b, env, locals);
+            }
+            Ast::Call(_, args) => args.iter().for_each(|a| self.record(a, env, locals)),
+        }
+    }
+
+    /// [`Ruleset::table_bounds`]: for each variable, the upper ends of the bins of every range
+    /// table it is read through, when those tables (not rounding their input) are its only
+    /// readers; `None` otherwise.
+    fn bounds(self, n: usize, tables: &[TableInfo], index: &BTreeMap<String, usize>) -> Vec<Option<Vec<f64>>> {
+        (0..n)
+            .map(|i| {
+                if self.raw.contains(&i) {
+                    return None;
+                }
+                let mut ends = Vec::new();
+                for name in self.through.get(&i).into_iter().flatten() {
+                    let t = tables[*index.get(name)?].range()?;
+                    if t.round_input {
+                        return None;
+                    }
+                    ends.extend(t.ends()?);
+                }
+                ends.sort_by(f64::total_cmp);
+                ends.dedup();
+                Some(ends)
+            })
+            .collect()
+    }
 }
 
 /// The names visible to one expression: the pipeline's locals so far, then variables, then params.
@@ -480,6 +554,7 @@ fn record_inputs(ast: &Ast, env: &Env, locals: &[String], reads: &mut Reads) {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn compile_expr(
     text: &str,
     file: &str,
@@ -488,6 +563,7 @@ fn compile_expr(
     reads: &mut Reads,
     out: &mut Vec<Diagnostic>,
     context: &str,
+    probe: bool,
 ) -> Option<expr::Compiled> {
     let ast = match expr::parse(text) {
         Ok(a) => a,
@@ -497,6 +573,9 @@ fn compile_expr(
         }
     };
     record_inputs(&ast, scope.env, scope.locals, reads);
+    if !probe {
+        scope.env.table_reads.borrow_mut().record(&ast, scope.env, scope.locals);
+    }
     match expr::compile(&ast, scope) {
         Ok(c) => Some(c),
         Err(e) => {
@@ -563,7 +642,7 @@ fn compile_pipeline(
         let lp = format!("{ptr}/let/{i}");
         let scope = PipelineScope { env, locals: &locals };
         let mut r = Reads::default();
-        let compiled = compile_expr(&l.expr, file, &format!("{lp}/expr"), &scope, &mut r, out, "");
+        let compiled = compile_expr(&l.expr, file, &format!("{lp}/expr"), &scope, &mut r, out, "", false);
         let slot = claim_local(&l.id, &format!("{lp}/id"), &mut locals, out);
         let depends_on = r.depends_on(&local_deps);
         reads.extend(r.inputs);
@@ -592,6 +671,7 @@ fn compile_pipeline(
             Ok(ast) => {
                 let mut rr = Reads::default();
                 record_inputs(&ast, env, &locals, &mut rr);
+                env.table_reads.borrow_mut().record(&ast, env, &locals);
                 reads.extend(rr.inputs);
                 match expr::compile_condition(&ast, &scope) {
                     Ok(cond) => requires.push(Require {
@@ -686,6 +766,7 @@ fn compile_pipeline(
     let difficulty = match (ctx.kind, ctx.difficulty) {
         (PipelineKind::Action, Some(ast)) => {
             let scope = PipelineScope { env, locals: &locals };
+            env.table_reads.borrow_mut().record(ast, env, &locals);
             match expr::compile(ast, &scope) {
                 Ok(c) => Some(c),
                 Err(e) => {
@@ -747,7 +828,7 @@ fn stage(
     let scope = PipelineScope { env: ctx.env, locals };
     match (&doc.expr, &doc.table, &doc.input) {
         (Some(e), None, None) => {
-            let expr = compile_expr(e, file, &format!("{pointer}/expr"), &scope, reads, out, context)?;
+            let expr = compile_expr(e, file, &format!("{pointer}/expr"), &scope, reads, out, context, false)?;
             Some(Stage {
                 id: id.into(),
                 label: doc.label.clone(),
@@ -778,9 +859,9 @@ fn stage(
                 ));
                 return None;
             }
-            let probe = compile_expr(input, file, &format!("{pointer}/input"), &scope, reads, out, context)?;
+            let probe = compile_expr(input, file, &format!("{pointer}/input"), &scope, reads, out, context, true)?;
             let text = format!("{t}({input})");
-            let expr = compile_expr(&text, file, &format!("{pointer}/input"), &scope, reads, out, context)?;
+            let expr = compile_expr(&text, file, &format!("{pointer}/input"), &scope, reads, out, context, false)?;
             Some(Stage {
                 id: id.into(),
                 label: doc.label.clone(),

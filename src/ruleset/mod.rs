@@ -149,6 +149,11 @@ pub struct Ruleset {
     pub odds: Arc<Odds>,
     /// The documents, for the modules above that read their own (sheets, match engine).
     pub revision: Revision,
+    /// Per variable: when every pipeline reads it only as the argument of range tables (which
+    /// do not round it), the upper ends of those tables' bins, sorted — two values strictly
+    /// between the same two ends give every pipeline the same results. `None` when anything
+    /// reads the value itself. (Explanations show a table's input; they are not counted.)
+    pub table_bounds: Vec<Option<Vec<f64>>>,
 }
 
 /// A name the Rust code needs from content, missing from this revision.

@@ -118,6 +118,12 @@ impl RangeTable {
         RangeTable { id, round_input, bins, ends: increasing.then_some(his) }
     }
 
+    /// The upper ends of every bin but the last — all a lookup compares its input with — when
+    /// they increase (always, once tiling is checked).
+    pub fn ends(&self) -> Option<impl Iterator<Item = f64> + '_> {
+        self.ends.as_ref().map(|e| e.iter().map(|e| e.hi))
+    }
+
     /// Index of the bin holding `x` (nearest bin outside the domain; the first for NaN).
     #[inline]
     pub fn bin_index(&self, x: f64) -> usize {
