@@ -99,7 +99,12 @@ pub struct RangeTable {
     /// Upper ends of every bin but the last, when they strictly increase (always, once tiling is
     /// checked): the lookup then counts the ends `x` lies beyond, without branches.
     ends: Option<Vec<End>>,
+    /// The same ends as strict thresholds (`x ≥ hi` is `x > hi⁻`, the double below), padded with
+    /// +∞, when there are at most [`WIDE`]: a fixed-width count the compiler unrolls.
+    wide: Option<[f64; WIDE]>,
 }
+
+const WIDE: usize = 8;
 
 #[derive(Debug, Clone, Copy)]
 struct End {
@@ -115,7 +120,14 @@ impl RangeTable {
             .map(|b| End { hi: b.interval.hi, open: !b.interval.hi_closed })
             .collect();
         let increasing = his.windows(2).all(|w| w[0].hi < w[1].hi);
-        RangeTable { id, round_input, bins, ends: increasing.then_some(his) }
+        let wide = (increasing && his.len() <= WIDE && his.iter().all(|e| e.hi.is_finite())).then(|| {
+            let mut t = [f64::INFINITY; WIDE];
+            for (t, e) in t.iter_mut().zip(&his) {
+                *t = if e.open { e.hi.next_down() } else { e.hi };
+            }
+            t
+        });
+        RangeTable { id, round_input, bins, ends: increasing.then_some(his), wide }
     }
 
     /// The upper ends of every bin but the last — all a lookup compares its input with — when
@@ -128,6 +140,9 @@ impl RangeTable {
     #[inline]
     pub fn bin_index(&self, x: f64) -> usize {
         let x = if self.round_input { round(x) } else { x };
+        if let Some(t) = &self.wide {
+            return t.iter().map(|&t| (x > t) as usize).sum();
+        }
         if let Some(ends) = &self.ends {
             // The first bin whose upper end is not behind `x` is the number of ends behind it,
             // since the ends increase; NaN is behind none. Branch-free: lookups sit in every
@@ -282,21 +297,41 @@ mod tests {
                 &[("(-inf, -4]", 0.0), ("[-3, -3]", 1.0), ("[-2, -2]", 2.0), ("[-1, -1]", 3.0), ("[0, inf)", 4.0)],
             ),
             table(true, &[("[0, 8]", 2.0)]),
+            // More ends than the fixed-width count holds: the loop over them.
+            table(
+                false,
+                &[
+                    ("(-inf, 1]", 0.0),
+                    ("(1, 2)", 1.0),
+                    ("[2, 3]", 2.0),
+                    ("(3, 4)", 3.0),
+                    ("[4, 5]", 4.0),
+                    ("(5, 6]", 5.0),
+                    ("(6, 7)", 6.0),
+                    ("[7, 8]", 7.0),
+                    ("(8, 9]", 8.0),
+                    ("(9, 10)", 9.0),
+                    ("[10, inf)", 10.0),
+                ],
+            ),
         ]
     }
 
     proptest::proptest! {
         /// The branch-free lookup is the scan, bin for bin, on and around every end.
         #[test]
-        fn fast_lookup_is_the_scan(pick in 0usize..6, x in -300.0f64..300.0, end in 0usize..6, nudge in -3i32..=3) {
+        fn fast_lookup_is_the_scan(pick in 0usize..7, x in -300.0f64..300.0, end in 0usize..12, nudge in -3i32..=3) {
             let t = &sample_tables()[pick];
             proptest::prop_assert!(t.ends.is_some());
+            proptest::prop_assert_eq!(t.wide.is_some(), pick < 6);
             proptest::prop_assert_eq!(t.bin_index(x), t.scan(if t.round_input { round(x) } else { x }));
             let hi = t.bins[end % t.bins.len()].interval.hi;
             if hi.is_finite() {
-                let near = hi + f64::from(nudge) * 0.25;
-                let r = if t.round_input { round(near) } else { near };
-                proptest::prop_assert_eq!(t.bin_index(near), t.scan(r));
+                // Around the end, and on it and one double either side.
+                for near in [hi + f64::from(nudge) * 0.25, hi, hi.next_up(), hi.next_down()] {
+                    let r = if t.round_input { round(near) } else { near };
+                    proptest::prop_assert_eq!(t.bin_index(near), t.scan(r), "{}", near);
+                }
             }
         }
     }
