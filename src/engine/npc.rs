@@ -356,6 +356,7 @@ impl Match {
         let (opp, danger) = (self.rules.pipes.opportunity, self.rules.pipes.danger);
         let goal_value = self.rules.npc.shot.goal_value;
         let noise_amp = self.rules.npc.noise;
+        let mut danger_here: Option<f64> = None;
         for i in 0..self.candidates.len() {
             let cand = self.candidates[i].clone();
             let df = self.frame(t, cand.dest);
@@ -374,8 +375,13 @@ impl Match {
                 }
                 _ => {
                     let threat = self.map(c, opp, df);
-                    let loss_spot = if cand.kind == Kind::Pass { df } else { cf };
-                    let d = self.map(c, danger, loss_spot);
+                    // A pass is lost where it goes; a carry or a take-on where the carrier stands
+                    // (the same spot for all of them: mapped once).
+                    let d = if cand.kind == Kind::Pass {
+                        self.map(c, danger, df)
+                    } else {
+                        *danger_here.get_or_insert_with(|| self.map(c, danger, cf))
+                    };
                     (threat, (df.x - cf.x) / pitch.length, (1.0 - cand.success) * d)
                 }
             };
