@@ -4,7 +4,7 @@
 
 use super::Match;
 use super::content::MAX_HELPERS;
-use super::geometry::V2;
+use super::geometry::{V2, sqrt_le};
 use super::npc::{Candidate, Kind};
 use super::state::{Ball, Line};
 
@@ -234,8 +234,8 @@ impl Match {
             let nearest = opponents
                 .iter()
                 .enumerate()
+                .filter(|(_, op)| sqrt_le(op.dist2(target), pr.mark_radius))
                 .map(|(i, op)| (op.dist(target), *op, i))
-                .filter(|(d, _, _)| *d <= pr.mark_radius)
                 .min_by(|a, b| a.0.total_cmp(&b.0).then(a.2.cmp(&b.2)));
             if let Some((_, op, _)) = nearest {
                 let guard = op + (pitch.own_goal() - op).unit() * pr.mark_goal_side;
