@@ -557,8 +557,17 @@ impl Match {
     /// `None`.
     pub(super) fn reaches_line(&self, o: usize, from: V2, to: V2) -> Option<f64> {
         let pos = self.state.players[o].pos;
+        let (lo, hi) = (LINE_END, 1.0 - LINE_END);
+        // Most opponents stand behind the passer or beyond the receiver: `along_segment`'s
+        // quotient is then clearly outside (lo, hi) before dividing (a 1e-9 margin keeps the
+        // decision the division's).
+        let ab = to - from;
+        let (num, l2) = ((pos - from).dot(ab), ab.dot(ab));
+        if num <= l2 * lo * (1.0 - 1e-9) || num >= l2 * hi * (1.0 + 1e-9) {
+            return None;
+        }
         let along = along_segment(pos, from, to);
-        if !(along > LINE_END && along < 1.0 - LINE_END) {
+        if !(along > lo && along < hi) {
             return None;
         }
         let q = pos.dist2(from + (to - from) * along);

@@ -33,7 +33,9 @@ pub struct Player {
     /// Formation slot (base position and role).
     pub slot: usize,
     pub line: Line,
-    /// Vocabulary values of this player; context slots are overwritten before each use.
+    /// Vocabulary values of this player; context slots are overwritten before each use. An angle
+    /// only range tables read may hold a stand-in from its bin (`geometry::AnglePlan`), not the
+    /// exact angle: read angles from positions, not from here.
     pub inputs: Inputs,
     pub pos: V2,
     /// Body direction (unit), or zero when neutral.
