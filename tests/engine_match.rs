@@ -387,3 +387,53 @@ fn table_bounds_name_the_variables_only_tables_read() {
     assert_eq!(rules.rs.table_bounds[rules.rs.var("orientation").unwrap()], None);
     assert!(rules.orientation_plan.is_none() && rules.direction_change_plan.is_some());
 }
+
+/// An explanation shows the exact body angle as its table's input, even where play gives the
+/// pipelines the angle's bin (a revision reading the orientation through a table stage).
+#[test]
+fn explanations_show_exact_angles() {
+    let dir = tempfile::tempdir().unwrap();
+    let content = dir.path().join("content");
+    copy_dir(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("content"), &content);
+    let draft = draft_copy(&content, ENGINE_REVISION, "9.9.9");
+    edit_json(&draft.join("modifiers.json"), |m| {
+        let list = m["modifiers"].as_array_mut().unwrap();
+        let o = list.iter_mut().find(|x| x["id"] == "mod_orientation").unwrap().as_object_mut().unwrap();
+        o.remove("expr");
+        o.insert("table".into(), serde_json::json!("orientation_by_angle"));
+        o.insert("input".into(), serde_json::json!("orientation"));
+    });
+    let catalog = Catalog::load(&ContentTree::from_dir(&content).unwrap());
+    let rules = microfut::run::rules_for(&catalog, Some("9.9.9")).expect("the draft compiles");
+    assert!(rules.orientation_plan.is_some());
+    let mut m = Match::new(
+        rules,
+        &fixture_club("test_home"),
+        &fixture_club("test_away"),
+        4,
+        Options { human: Some(0), ..Default::default() },
+    )
+    .unwrap();
+    let mut checked = 0;
+    while checked < 10 {
+        match m.step() {
+            Step::Decision => {
+                let carrier = &m.state().players[m.state().holder().unwrap()];
+                let (pos, facing) = (carrier.pos, carrier.dir);
+                for (i, c) in m.candidates().unwrap().to_vec().iter().enumerate() {
+                    if c.kind != Kind::Pass {
+                        continue;
+                    }
+                    let e = m.explain_candidate(i).unwrap();
+                    let row = e.contributions.iter().find(|x| x.stage == "mod_orientation").unwrap();
+                    let exact = microfut::engine::geometry::angle_between(facing, c.dest - pos);
+                    assert_eq!(row.input.as_ref().unwrap().value, exact);
+                    checked += 1;
+                }
+                m.decide_npc().unwrap();
+            }
+            Step::Round => {}
+            Step::Finished => panic!("too few passes"),
+        }
+    }
+}

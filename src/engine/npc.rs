@@ -414,25 +414,27 @@ impl Match {
         let s = self.rules.slots;
         let pipes = self.rules.pipes;
         let pos = self.state.players[carrier].pos;
-        if cand.kind == Kind::Carry {
-            return None;
-        }
+        let pipe = match cand.kind {
+            Kind::Carry => return None,
+            Kind::Pass => pipes.pass,
+            Kind::Cross => pipes.cross,
+            Kind::Shoot => pipes.finishing,
+            Kind::Dribble => pipes.dribble,
+        };
         // Explanations show inputs: exact angles, not their bins' stand-ins.
         self.exact_angles = true;
         self.set_pressure(carrier, pos);
         self.set_stamina(carrier);
-        let pipe = match cand.kind {
-            Kind::Pass | Kind::Cross | Kind::Carry => {
+        match cand.kind {
+            Kind::Pass | Kind::Cross => {
                 self.set(carrier, s.distance, pos.dist(cand.dest));
                 self.set_orientation(carrier, cand.dest);
-                if cand.kind == Kind::Pass { pipes.pass } else { pipes.cross }
             }
             Kind::Shoot => {
                 self.prepare_shot(carrier);
-                pipes.finishing
             }
-            Kind::Dribble => pipes.dribble,
-        };
+            Kind::Carry | Kind::Dribble => {}
+        }
         let pl = &self.rules.rs.pipelines[pipe];
         let mut trace = Vec::new();
         let r = pl.resolve_traced(&self.state.players[carrier].inputs, &mut trace);
