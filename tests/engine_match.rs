@@ -359,6 +359,21 @@ fn angles_given_by_their_bins_play_the_exact_match() {
     }
 }
 
+/// The engine revision's rules with its `mod_orientation` modifier edited (a draft 9.9.9 in a
+/// private copy of the content).
+fn rules_with_orientation_modifier(
+    edit: impl FnOnce(&mut serde_json::Value),
+) -> std::sync::Arc<microfut::engine::Rules> {
+    let (_tmp, content) = content_copy();
+    let draft = draft_copy(&content, ENGINE_REVISION, "9.9.9");
+    edit_json(&draft.join("modifiers.json"), |m| {
+        let list = m["modifiers"].as_array_mut().unwrap();
+        edit(list.iter_mut().find(|x| x["id"] == "mod_orientation").unwrap());
+    });
+    let catalog = Catalog::load(&ContentTree::from_dir(&content).unwrap());
+    microfut::run::rules_for(&catalog, Some("9.9.9")).expect("the draft compiles")
+}
+
 /// Which variables every pipeline reads only through range tables, and those tables' ends.
 #[test]
 fn table_bounds_name_the_variables_only_tables_read() {
@@ -371,19 +386,11 @@ fn table_bounds_name_the_variables_only_tables_read() {
     assert_eq!(bounds("distance"), None);
 
     // A revision whose modifier reads the orientation itself loses its plan.
-    let dir = tempfile::tempdir().unwrap();
-    let content = dir.path().join("content");
-    copy_dir(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("content"), &content);
-    let draft = draft_copy(&content, ENGINE_REVISION, "9.9.9");
-    edit_json(&draft.join("modifiers.json"), |m| {
-        let list = m["modifiers"].as_array_mut().unwrap();
-        let o = list.iter_mut().find(|x| x["id"] == "mod_orientation").unwrap();
+    let rules = rules_with_orientation_modifier(|o| {
         o["expr"] = serde_json::json!(
             "if(neutral_orientation > 0, orientation_neutral, orientation_by_angle(orientation)) - orientation / 1000"
         );
     });
-    let catalog = Catalog::load(&ContentTree::from_dir(&content).unwrap());
-    let rules = microfut::run::rules_for(&catalog, Some("9.9.9")).expect("the draft compiles");
     assert_eq!(rules.rs.table_bounds[rules.rs.var("orientation").unwrap()], None);
     assert!(rules.orientation_plan.is_none() && rules.direction_change_plan.is_some());
 }
@@ -392,19 +399,12 @@ fn table_bounds_name_the_variables_only_tables_read() {
 /// pipelines the angle's bin (a revision reading the orientation through a table stage).
 #[test]
 fn explanations_show_exact_angles() {
-    let dir = tempfile::tempdir().unwrap();
-    let content = dir.path().join("content");
-    copy_dir(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("content"), &content);
-    let draft = draft_copy(&content, ENGINE_REVISION, "9.9.9");
-    edit_json(&draft.join("modifiers.json"), |m| {
-        let list = m["modifiers"].as_array_mut().unwrap();
-        let o = list.iter_mut().find(|x| x["id"] == "mod_orientation").unwrap().as_object_mut().unwrap();
+    let rules = rules_with_orientation_modifier(|o| {
+        let o = o.as_object_mut().unwrap();
         o.remove("expr");
         o.insert("table".into(), serde_json::json!("orientation_by_angle"));
         o.insert("input".into(), serde_json::json!("orientation"));
     });
-    let catalog = Catalog::load(&ContentTree::from_dir(&content).unwrap());
-    let rules = microfut::run::rules_for(&catalog, Some("9.9.9")).expect("the draft compiles");
     assert!(rules.orientation_plan.is_some());
     let mut m = Match::new(
         rules,

@@ -158,20 +158,13 @@ impl AnglePlan {
     }
 }
 
-/// Distance from `p` to the segment `a`–`b`, and where along it (0 at `a`, 1 at `b`) the nearest
-/// point lies.
 /// The share of a ball's path at either end that belongs to the passer and the receiver: a
 /// player closer to an end than this stands at the end, not on the line between (geometry, not
 /// a rule: it only keeps the two ends themselves out).
 pub const LINE_END: f64 = 0.02;
 
-pub fn to_segment(p: V2, a: V2, b: V2) -> (f64, f64) {
-    let t = along_segment(p, a, b);
-    (p.dist(a + (b - a) * t), t)
-}
-
-/// Where along the segment `a`–`b` (0 at `a`, 1 at `b`) the point nearest to `p` lies: the second
-/// half of [`to_segment`], for callers that may not need the distance.
+/// Where along the segment `a`–`b` (0 at `a`, 1 at `b`) the point nearest to `p` lies; the
+/// distance to the segment is `p.dist(a + (b - a) * t)`, for callers that need it.
 pub fn along_segment(p: V2, a: V2, b: V2) -> f64 {
     let ab = b - a;
     let l2 = ab.dot(ab);
@@ -252,10 +245,15 @@ mod tests {
 
     #[test]
     fn segment_distance() {
+        let to_segment = |p: V2, a: V2, b: V2| {
+            let t = along_segment(p, a, b);
+            (p.dist(a + (b - a) * t), t)
+        };
         let (d, t) = to_segment(V2::new(5.0, 3.0), V2::new(0.0, 0.0), V2::new(10.0, 0.0));
         assert_eq!((d, t), (3.0, 0.5));
         let (d, t) = to_segment(V2::new(-4.0, 3.0), V2::new(0.0, 0.0), V2::new(10.0, 0.0));
         assert_eq!((d, t), (5.0, 0.0));
+        assert_eq!(along_segment(V2::new(1.0, 1.0), V2::new(2.0, 2.0), V2::new(2.0, 2.0)), 0.0);
     }
 
     #[test]

@@ -560,15 +560,16 @@ impl Match {
     pub(super) fn reaches_line(&self, o: usize, from: V2, to: V2) -> Option<f64> {
         let pos = self.state.players[o].pos;
         let (lo, hi) = (LINE_END, 1.0 - LINE_END);
-        // Most opponents stand behind the passer or beyond the receiver: `along_segment`'s
-        // quotient is then clearly outside (lo, hi) before dividing (a 1e-9 margin keeps the
-        // decision the division's).
+        // `along_segment`'s quotient, divided only when it may fall inside (lo, hi): most
+        // opponents stand behind the passer or beyond the receiver, clearly outside before
+        // dividing (a 1e-9 margin keeps the decision the division's; a point-like line has
+        // l2 = 0 and is ruled out here too).
         let ab = to - from;
         let (num, l2) = ((pos - from).dot(ab), ab.dot(ab));
         if num <= l2 * lo * (1.0 - 1e-9) || num >= l2 * hi * (1.0 + 1e-9) {
             return None;
         }
-        let along = along_segment(pos, from, to);
+        let along = (num / l2).clamp(0.0, 1.0);
         if !(along > lo && along < hi) {
             return None;
         }
