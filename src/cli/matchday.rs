@@ -126,6 +126,7 @@ pub fn run_match(content: Option<&Path>, args: MatchArgs) -> CliResult {
     loop {
         match m.step() {
             Step::Finished => break,
+            Step::Faulted => return Err(CliError::input(m.fault().expect("a faulted match says why"))),
             Step::Round => {}
             Step::Decision => match intents.next() {
                 Some(intent) => {

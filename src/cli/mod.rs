@@ -28,7 +28,7 @@ mod validate;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 
-pub use content::{load_catalog, meaning_check};
+pub use content::{load_catalog, meaning_check, revision_check};
 
 #[derive(Debug, Parser)]
 #[command(name = "microfut", version, about = "Microfut rules engine: resolve plays, validate and publish content")]

@@ -15,6 +15,8 @@ pub enum InputError {
     Twice { name: String },
     #[error("pipeline '{pipeline}' is missing {}", .names.join(", "))]
     Missing { pipeline: String, names: Vec<String> },
+    #[error(transparent)]
+    NonFinite(#[from] crate::pipeline::NonFinite),
 }
 
 /// Checked inputs for one pipeline, with the derived values that were filled in.
@@ -84,7 +86,7 @@ impl Ruleset {
             inputs.set(slot, *value);
             known[slot] = true;
         }
-        let derived = self.complete(&mut inputs, &mut known, &pipeline.inputs);
+        let derived = self.complete(&mut inputs, &mut known, &pipeline.inputs)?;
         let missing: Vec<String> = pipeline
             .inputs
             .iter()

@@ -45,6 +45,8 @@ pub enum RunError {
     Compile(String),
     #[error(transparent)]
     Engine(#[from] EngineError),
+    #[error(transparent)]
+    Fault(#[from] crate::engine::MatchFault),
 }
 
 /// A side name as runs and the CLI write it.
@@ -138,6 +140,7 @@ pub fn replay(rules: Arc<Rules>, record: &RunRecord) -> Result<Replay, RunError>
     loop {
         match m.step() {
             Step::Finished => break,
+            Step::Faulted => return Err(m.fault().expect("a faulted match says why").into()),
             Step::Round => {}
             Step::Decision => {
                 let round = m.state().round;
