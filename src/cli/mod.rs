@@ -16,12 +16,12 @@ mod club;
 mod content;
 mod demo;
 mod lab;
-pub(crate) mod matchday;
+pub mod matchday;
 mod odds;
 mod publish;
 mod render;
 mod resolve;
-mod sheet;
+pub mod sheet;
 mod trilha;
 mod validate;
 
