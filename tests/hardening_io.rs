@@ -478,3 +478,32 @@ fn intent_refusals_name_the_intents_file_and_the_intent() {
     fs::write(&intents, r#"[{"kind": "carry", "target": -30}, []]"#).unwrap();
     refused(&a, &[&format!("{}#/1", intents.display()), "found an array"]);
 }
+
+#[test]
+fn the_engine_itself_refuses_a_personality_outside_the_scale() {
+    // Library callers (a server) get an error, not a panic mid-match.
+    let rules = engine_rules();
+    let mut home = fixture_club("test_home");
+    home.personality.security = -100;
+    let away = fixture_club("test_away");
+    let e = microfut::engine::Match::new(rules, &home, &away, 2, Default::default()).err().expect("refused");
+    assert!(e.to_string().contains("/personality/security: -100 is outside -3..3"), "{e}");
+}
+
+#[test]
+fn a_control_character_echoed_from_a_file_keeps_the_problem_on_one_line() {
+    // Found by the fuzz targets: a key holding a newline split one problem over two lines.
+    let d = tempfile::tempdir().unwrap();
+    let intents = d.path().join("intents.json");
+    fs::write(&intents, r#"[{"ki\nd": "shoot"}]"#).unwrap();
+    let err = refused(
+        &match_args(&["--human", "home", "--intents", s(&intents)]),
+        &[&format!("{}#/0/ki\\nd", intents.display())],
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let sheet = d.path().join("sheet.json");
+    fs::copy(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/sheets/youth.json"), &sheet).unwrap();
+    edit_json(&sheet, |v| v["skills"]["goal\nkeeping"] = json!(10));
+    let err = refused(&["sheet", s(&sheet), "--revision", "0.5.1"], &["goal\\nkeeping"]);
+    assert!(err.lines().all(|l| l.starts_with("error: ")), "{err}");
+}

@@ -11,7 +11,7 @@ mod schema;
 mod strict;
 mod tree;
 
-pub use diagnostic::{Diagnostic, Sink, escape_token};
+pub use diagnostic::{Diagnostic, Sink, escape_token, printable};
 pub use fingerprint::fingerprint;
 pub use manifest::{CatalogFile, Labels, Manifest, PublishedEntry, Status};
 pub use publish::{PublishError, PublishReport, publish, today_utc};

@@ -53,7 +53,12 @@ pub fn from_value_located<T: DeserializeOwned>(value: serde_json::Value, what: &
             } else {
                 inner
             };
-            Err(Located { pointer, message })
+            // Keys and values echoed from the file may hold control characters (a newline in a
+            // key): escaped, so the problem stays one line.
+            Err(Located {
+                pointer: super::printable(&pointer).into_owned(),
+                message: super::printable(&message).into_owned(),
+            })
         }
     }
 }

@@ -292,8 +292,15 @@ pub fn replay_file(catalog: &Catalog, path: &Path) -> Result<(RunRecord, Replay)
     let file = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|e| CliError::input(format!("cannot read {file}: {e}")))?;
     let blame = |e: RunError| match e {
-        RunError::Record { pointer, message } if pointer.is_empty() => CliError::input(format!("{file}: {message}")),
-        RunError::Record { pointer, message } => CliError::input(format!("{file}#{pointer}: {message}")),
+        // What the record holds is echoed one line: its control characters escaped.
+        RunError::Record { pointer, message } if pointer.is_empty() => {
+            CliError::input(format!("{file}: {}", crate::catalog::printable(&message)))
+        }
+        RunError::Record { pointer, message } => CliError::input(format!(
+            "{file}#{}: {}",
+            crate::catalog::printable(&pointer),
+            crate::catalog::printable(&message)
+        )),
         RunError::Format(m) => CliError::input(format!("{file}: not a run record ({m})")),
         other => CliError::input(format!("cannot replay {file}: {other}")),
     };

@@ -70,11 +70,8 @@ pub fn located(file: &str, problems: &[SheetError]) -> CliError {
     let lines: Vec<String> = problems
         .iter()
         .map(|p| {
-            if p.pointer.is_empty() {
-                format!("{file}: {}", p.message)
-            } else {
-                format!("{file}#{}: {}", p.pointer, p.message)
-            }
+            let (pointer, message) = (crate::catalog::printable(&p.pointer), crate::catalog::printable(&p.message));
+            if p.pointer.is_empty() { format!("{file}: {message}") } else { format!("{file}#{pointer}: {message}") }
         })
         .collect();
     CliError::Input(lines.join("\nerror: "))

@@ -95,8 +95,14 @@ struct Loaded {
 }
 
 fn load(path: &Path) -> Result<Loaded, LabError> {
-    let bad = |message: String| LabError::ShardFile { path: path.to_path_buf(), message };
-    let at = |pointer: String, message: String| LabError::ShardField { path: path.to_path_buf(), pointer, message };
+    // Values echoed from the file are escaped: one problem, one line.
+    let line = |m: String| crate::catalog::printable(&m).into_owned();
+    let bad = |message: String| LabError::ShardFile { path: path.to_path_buf(), message: line(message) };
+    let at = |pointer: String, message: String| LabError::ShardField {
+        path: path.to_path_buf(),
+        pointer: line(pointer),
+        message: line(message),
+    };
     let bytes = std::fs::read(path).map_err(|e| bad(format!("cannot read it: {e}")))?;
     let value: Value = crate::catalog::from_json(&bytes).map_err(|e| bad(crate::catalog::describe_json_error(&e)))?;
     if value.get("format").and_then(Value::as_str) != Some(FORMAT) {
@@ -235,6 +241,7 @@ pub fn merge(paths: &[PathBuf]) -> Result<(Identity, Vec<Accumulator>), LabError
             let (a, b) = (strip_shard(&first.value), strip_shard(&other.value));
             let (pointer, left, right) =
                 first_difference(&a, &b, "").unwrap_or_else(|| ("".into(), "?".into(), "?".into()));
+            let pointer = crate::catalog::printable(&pointer).into_owned();
             return Err(LabError::ShardsDiffer { first: first.path, other: other.path, pointer, left, right });
         }
         let slot = &mut seen[other.file.shard.index as usize];

@@ -133,7 +133,8 @@ pub enum Replay {
 pub fn pinned_rules(catalog: &Catalog, record: &RunRecord) -> Result<Arc<Rules>, RunError> {
     let bad = |pointer: &str, message: String| RunError::Record { pointer: pointer.into(), message };
     if record.ruleset != "microfut" {
-        return Err(bad("/ruleset", format!("'{}': run records are Microfut matches", record.ruleset)));
+        let r = crate::catalog::printable(&record.ruleset);
+        return Err(bad("/ruleset", format!("'{r}': run records are Microfut matches")));
     }
     let rev = catalog.revision(&record.ruleset, Some(&record.revision)).map_err(|e| match e {
         CatalogError::BadVersion(_) | CatalogError::MissingRevision { .. } => bad("/revision", e.to_string()),
@@ -155,8 +156,12 @@ pub fn pinned_rules(catalog: &Catalog, record: &RunRecord) -> Result<Arc<Rules>,
         }
         catalog.pinned(&record.ruleset, &record.revision, &record.fingerprint)?;
     }
-    let engine = semver::Version::parse(&record.engine_version)
-        .map_err(|_| bad("/engine_version", format!("'{}' is not an engine version", record.engine_version)))?;
+    let engine = semver::Version::parse(&record.engine_version).map_err(|_| {
+        bad(
+            "/engine_version",
+            format!("'{}' is not an engine version", crate::catalog::printable(&record.engine_version)),
+        )
+    })?;
     if let Some(m) = &rev.manifest
         && let Ok(req) = semver::VersionReq::parse(&m.engine)
         && !req.matches(&engine)
@@ -182,7 +187,7 @@ pub fn check_record(rules: &Rules, record: &RunRecord) -> Result<(), RunError> {
     if let Some(h) = &record.human
         && side_index(h).is_none()
     {
-        return Err(bad("/human".into(), format!("'{h}' is not a side (home or away)")));
+        return Err(bad("/human".into(), format!("'{}' is not a side (home or away)", crate::catalog::printable(h))));
     }
     for (t, f) in record.formations.iter().enumerate() {
         if let Some(f) = f
