@@ -53,6 +53,8 @@ pub enum LabError {
     NoShards,
     #[error("{}: {message}", .path.display())]
     ShardFile { path: PathBuf, message: String },
+    #[error("{}{}: {message}", .path.display(), if pointer.is_empty() { String::new() } else { format!("#{pointer}") })]
+    ShardField { path: PathBuf, pointer: String, message: String },
     #[error(
         "{} and {} come from different lab commands: {pointer} is {left} in the first and {right} in the second; merge only the shards of one command",
         .first.display(), .other.display()

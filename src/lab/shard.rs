@@ -95,35 +95,93 @@ struct Loaded {
 }
 
 fn load(path: &Path) -> Result<Loaded, LabError> {
-    let bad = |message: String| LabError::ShardFile { path: path.to_path_buf(), message };
+    // Values echoed from the file are escaped: one problem, one line.
+    let line = |m: String| crate::catalog::printable(&m).into_owned();
+    let bad = |message: String| LabError::ShardFile { path: path.to_path_buf(), message: line(message) };
+    let at = |pointer: String, message: String| LabError::ShardField {
+        path: path.to_path_buf(),
+        pointer: line(pointer),
+        message: line(message),
+    };
     let bytes = std::fs::read(path).map_err(|e| bad(format!("cannot read it: {e}")))?;
     let value: Value = crate::catalog::from_json(&bytes).map_err(|e| bad(crate::catalog::describe_json_error(&e)))?;
     if value.get("format").and_then(Value::as_str) != Some(FORMAT) {
         return Err(bad(format!("not a lab shard file (expected \"format\": \"{FORMAT}\")")));
     }
-    let file: ShardFile = serde_json::from_value(value.clone()).map_err(|e| bad(e.to_string()))?;
+    let file: ShardFile =
+        crate::catalog::from_value_located(value.clone(), "a lab shard").map_err(|e| at(e.pointer, e.message))?;
     if file.shard.count == 0 || file.shard.index >= file.shard.count {
-        return Err(bad(format!("shard {}/{} is not a slice", file.shard.index, file.shard.count)));
+        return Err(at("/shard".into(), format!("{}/{} is not a slice", file.shard.index, file.shard.count)));
     }
     if file.accumulators.len() != file.identity.scenarios.len() {
-        return Err(bad("accumulators do not match its scenarios".into()));
+        return Err(at(
+            "/accumulators".into(),
+            format!(
+                "{} accumulator(s) for {} scenario(s) in /identity/scenarios",
+                file.accumulators.len(),
+                file.identity.scenarios.len()
+            ),
+        ));
     }
+    // A shard's count is fixed by N, i and n: its slice of every scenario.
+    let expected = file.shard.range(file.identity.simulations);
+    let expected_n = expected.end - expected.start;
+    let arms = if file.identity.against.is_some() { 2 } else { 1 };
     let mut accs = Vec::new();
-    for (a, s) in file.accumulators.iter().zip(&file.identity.scenarios) {
+    for (k, (a, s)) in file.accumulators.iter().zip(&file.identity.scenarios).enumerate() {
         if a.scenario != s.id {
-            return Err(bad(format!("accumulator for '{}' where '{}' was expected", a.scenario, s.id)));
+            return Err(at(
+                format!("/accumulators/{k}/scenario"),
+                format!(
+                    "'{}' where '{}' (the scenario it follows in /identity/scenarios) was expected",
+                    a.scenario, s.id
+                ),
+            ));
         }
-        let values = a
-            .values
-            .iter()
-            .map(|v| v.parse::<i128>())
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|_| bad(format!("scenario {}: accumulator values are not integers", s.id)))?;
-        let arms = if file.identity.against.is_some() { 2 } else { 1 };
+        if let Some((j, m)) = s.metrics.iter().enumerate().find(|(_, m)| m.scale == 0) {
+            return Err(at(
+                format!("/identity/scenarios/{k}/metrics/{j}/scale"),
+                format!("metric {}: a scale is at least 1", m.id),
+            ));
+        }
+        if a.n != expected_n {
+            return Err(at(
+                format!("/accumulators/{k}/n"),
+                format!(
+                    "{} simulations, but shard {}/{} of {} simulations per scenario runs {expected_n} (indices {} to {}): the file was edited or is damaged",
+                    a.n,
+                    file.shard.index,
+                    file.shard.count,
+                    file.identity.simulations,
+                    expected.start,
+                    expected.end.saturating_sub(1)
+                ),
+            ));
+        }
+        let mut values = Vec::with_capacity(a.values.len());
+        for (j, v) in a.values.iter().enumerate() {
+            values.push(
+                v.parse::<i128>()
+                    .map_err(|_| at(format!("/accumulators/{k}/values/{j}"), format!("'{v}' is not an integer")))?,
+            );
+        }
         if values.len() != Layout::new(&s.metrics, arms).len() {
-            return Err(bad(format!("scenario {}: accumulator size does not match its metrics", s.id)));
+            return Err(at(
+                format!("/accumulators/{k}/values"),
+                format!("scenario {}: accumulator size does not match its metrics", s.id),
+            ));
         }
-        accs.push(Accumulator { n: a.n, values });
+        let acc = Accumulator { n: a.n, values };
+        if let Err((j, why)) = acc.check(&s.metrics, arms) {
+            return Err(at(
+                format!("/accumulators/{k}/values/{j}"),
+                format!(
+                    "scenario {}: {why}: no {} simulations can sum to it; the file was edited or is damaged",
+                    s.id, a.n
+                ),
+            ));
+        }
+        accs.push(acc);
     }
     Ok(Loaded { path: path.to_path_buf(), value, file, accs })
 }
@@ -183,6 +241,7 @@ pub fn merge(paths: &[PathBuf]) -> Result<(Identity, Vec<Accumulator>), LabError
             let (a, b) = (strip_shard(&first.value), strip_shard(&other.value));
             let (pointer, left, right) =
                 first_difference(&a, &b, "").unwrap_or_else(|| ("".into(), "?".into(), "?".into()));
+            let pointer = crate::catalog::printable(&pointer).into_owned();
             return Err(LabError::ShardsDiffer { first: first.path, other: other.path, pointer, left, right });
         }
         let slot = &mut seen[other.file.shard.index as usize];
