@@ -55,7 +55,12 @@ fn with_params(rev: &Revision, values: &[(&str, f64)]) -> Revision {
 }
 
 fn param_ids(rev: &Revision) -> Vec<String> {
-    rev.documents["params.json"]["params"].as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap().into()).collect()
+    rev.documents["params.json"]["params"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap().into())
+        .collect()
 }
 
 /// Plays a whole match and a one-match lab run; the number of rounds the match took.

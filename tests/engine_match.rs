@@ -325,7 +325,12 @@ fn revision_0_5_5_plays_exactly_like_0_5_4() {
         let mut m = Match::new(rules, home, away, seed, Options::default()).unwrap();
         m.run().unwrap();
         let log = serde_json::to_value(m.decisions().decisions().collect::<Vec<_>>()).unwrap();
-        (m.round_hashes().to_vec(), serde_json::to_value(m.events()).unwrap(), log, serde_json::to_value(m.summary()).unwrap())
+        (
+            m.round_hashes().to_vec(),
+            serde_json::to_value(m.events()).unwrap(),
+            log,
+            serde_json::to_value(m.summary()).unwrap(),
+        )
     };
     for (home, away) in &pairs {
         for seed in [1, 7, 2026] {

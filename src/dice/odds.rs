@@ -57,7 +57,8 @@ fn distribution(spec: DiceSpec) -> Vec<u64> {
     q[0] = 1;
     let at = |q: &[i128], j: i128| if j < 0 { 0 } else { q[j as usize] };
     for j in 0..top as i128 {
-        let next = (j + n) * q[j as usize] + (j - s + 1 - n * s) * at(&q, j - s + 1) + (n * (s - 1) - j + s) * at(&q, j - s);
+        let next =
+            (j + n) * q[j as usize] + (j - s + 1 - n * s) * at(&q, j - s + 1) + (n * (s - 1) - j + s) * at(&q, j - s);
         debug_assert_eq!(next % (j + 1), 0, "the recurrence divides exactly");
         q[j as usize + 1] = next / (j + 1);
     }

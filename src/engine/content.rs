@@ -673,7 +673,8 @@ fn doc<T: for<'de> Deserialize<'de>>(
         .iter()
         .find(|(_, d)| declared_schema(d) == Some(schema))
         .ok_or_else(|| ContentError::NoDocument { revision: rs.label(), what, schema })?;
-    let parsed = serde_json::from_value(value.clone()).map_err(|e| ContentError::at(rev.file(name), "", e.to_string()))?;
+    let parsed =
+        serde_json::from_value(value.clone()).map_err(|e| ContentError::at(rev.file(name), "", e.to_string()))?;
     Ok((rev.file(name), parsed))
 }
 
@@ -691,12 +692,9 @@ impl Rules {
 
         let (formations_file, fdoc) = doc::<FormationsDoc>(r, "formations.schema.json", "formations")?;
         let (npc_file, ndoc) = doc::<NpcDoc>(r, "npc.schema.json", "NPC utility")?;
-        let roles = crate::sheet::Roles::from_revision(&r.revision)
-            .map_err(ContentError::Invalid)?
-            .ok_or_else(|| ContentError::NoDocument {
-                revision: r.label(),
-                what: "playing roles",
-                schema: "roles.schema.json",
+        let roles =
+            crate::sheet::Roles::from_revision(&r.revision).map_err(ContentError::Invalid)?.ok_or_else(|| {
+                ContentError::NoDocument { revision: r.label(), what: "playing roles", schema: "roles.schema.json" }
             })?;
         let optional = |id: &Option<String>| -> Result<Option<usize>, ContentError> {
             id.as_ref().map(|id| p(id)).transpose().map_err(Into::into)
@@ -781,7 +779,11 @@ impl Rules {
         let pace = |name: &str| {
             pace_var.values.get(name).copied().ok_or_else(|| {
                 let (file, pointer) = crate::ruleset::split_source(&pace_var.source);
-                ContentError::at(file, format!("{pointer}/values"), format!("variable 'pace' has no named value '{name}'"))
+                ContentError::at(
+                    file,
+                    format!("{pointer}/values"),
+                    format!("variable 'pace' has no named value '{name}'"),
+                )
             })
         };
         let paces = [pace("reposition")?, pace("run")?, pace("sprint")?];
@@ -799,13 +801,17 @@ impl Rules {
         // The clock must run and end: positive lengths, at least one half, and no more rounds
         // than the engine keeps (`MAX_ROUNDS`, a capacity — domains keep content well below it).
         for (id, v) in [("round_seconds", clock.round_seconds), ("half_minutes", clock.half_seconds)] {
-            if !(v > 0.0) {
+            if v.is_nan() || v <= 0.0 {
                 return Err(param_error(r, id, format!("the clock needs a positive '{id}', not {v}")));
             }
         }
         let halves = n("halves")?;
-        if !(halves >= 1.0) || halves.fract() != 0.0 {
-            return Err(param_error(r, "halves", format!("a match needs a whole number of halves, at least 1, not {halves}")));
+        if halves.is_nan() || halves < 1.0 || halves.fract() != 0.0 {
+            return Err(param_error(
+                r,
+                "halves",
+                format!("a match needs a whole number of halves, at least 1, not {halves}"),
+            ));
         }
         let rounds = (clock.half_seconds / clock.round_seconds).ceil() * halves;
         if rounds > MAX_ROUNDS as f64 {
@@ -905,7 +911,7 @@ impl Rules {
                 return Err(param_error(r, id, format!("'{id}' is {v}; the match engine supports 0 to {MAX_HELPERS}")));
             }
         }
-        if !(params.cross_runner_lanes >= 1.0) {
+        if params.cross_runner_lanes.is_nan() || params.cross_runner_lanes < 1.0 {
             return Err(param_error(
                 r,
                 "cross_runner_lanes",
@@ -913,8 +919,12 @@ impl Rules {
             ));
         }
         // Stamina is kept within [0, max].
-        if !(params.stamina_max >= 0.0) {
-            return Err(param_error(r, "stamina_max", format!("'stamina_max' is {}; stamina runs from 0 up", params.stamina_max)));
+        if params.stamina_max.is_nan() || params.stamina_max < 0.0 {
+            return Err(param_error(
+                r,
+                "stamina_max",
+                format!("'stamina_max' is {}; stamina runs from 0 up", params.stamina_max),
+            ));
         }
         let pitch = Pitch {
             length: n("pitch_length")?,
@@ -927,7 +937,7 @@ impl Rules {
         };
 
         for (id, v) in [("pitch_length", pitch.length), ("pitch_width", pitch.width)] {
-            if !(v > 0.0) {
+            if v.is_nan() || v <= 0.0 {
                 return Err(param_error(r, id, format!("the pitch needs a positive '{id}', not {v}")));
             }
         }
@@ -975,7 +985,11 @@ impl Rules {
         let mut lines = Vec::new();
         for (k, l) in ndoc.carry.lines.iter().enumerate() {
             if !roles.lines.iter().any(|x| &x.id == l) {
-                problems.push(Diagnostic::new(&npc_file, format!("/carry/lines/{k}"), format!("carry names unknown line '{l}'")));
+                problems.push(Diagnostic::new(
+                    &npc_file,
+                    format!("/carry/lines/{k}"),
+                    format!("carry names unknown line '{l}'"),
+                ));
             }
             lines.push(super::state::Line::from_id(l));
         }

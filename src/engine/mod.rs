@@ -21,8 +21,8 @@ mod simulator;
 pub mod state;
 pub mod stats;
 
-pub use content::{ContentError, Rules};
 pub use crate::pipeline::NonFinite;
+pub use content::{ContentError, Rules};
 pub use events::{Event, EventKind, Who};
 pub use npc::{Candidate, Intent, Kind, Target};
 pub use setup::{SetupError, Team};

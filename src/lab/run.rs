@@ -208,9 +208,8 @@ pub fn run<S: Simulator>(
                     obs.fill(0);
                     for (arm, rules) in arms.rules.iter().enumerate() {
                         let mut dice = Dice::derived(seed, &label);
-                        sim.simulate(rules, index, &mut dice, &mut obs[arm * per_arm..(arm + 1) * per_arm]).map_err(
-                            |message| LabError::Simulation { scenario: arms.id.clone(), index, message },
-                        )?;
+                        sim.simulate(rules, index, &mut dice, &mut obs[arm * per_arm..(arm + 1) * per_arm])
+                            .map_err(|message| LabError::Simulation { scenario: arms.id.clone(), index, message })?;
                     }
                     accs[s].add(&arms.layout, &obs);
                 }

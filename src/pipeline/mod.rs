@@ -87,7 +87,9 @@ pub struct Entry {
 
 /// A resolution that met a NaN or an infinity: which pipeline, which part, where it is written.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("pipeline '{pipeline}', {part}, gave a value that is not a finite number ({source_at}); run `microfut validate`")]
+#[error(
+    "pipeline '{pipeline}', {part}, gave a value that is not a finite number ({source_at}); run `microfut validate`"
+)]
 pub struct NonFinite {
     pub pipeline: String,
     /// `stage 'mod_pass_distance'`, `the difficulty`.
@@ -100,9 +102,8 @@ impl Pipeline {
     /// `file#pointer` of the expression a part evaluates: a stage's `expr`, or a table stage's
     /// `input`; the difficulty's; the clamp's.
     pub fn part_source(&self, part: Part) -> String {
-        let stage = |s: &crate::ruleset::Stage| {
-            format!("{}/{}", s.source, if s.table.is_some() { "input" } else { "expr" })
-        };
+        let stage =
+            |s: &crate::ruleset::Stage| format!("{}/{}", s.source, if s.table.is_some() { "input" } else { "expr" });
         match part {
             Part::Let(i) => stage(&self.lets[i as usize]),
             Part::Base => stage(&self.base),

@@ -4,8 +4,8 @@
 //! and JSON pointer; nothing stops at the first.
 
 use super::doc::*;
-use super::table::{Bin, Curve, Interval, RangeTable};
 use super::domain::Policy;
+use super::table::{Bin, Curve, Interval, RangeTable};
 use super::{Lookups, Param, Pipeline, PipelineKind, Require, Ruleset, Stage, TableInfo, TableKind, Variable};
 use crate::catalog::{Diagnostic, Revision};
 use crate::dice::Odds;

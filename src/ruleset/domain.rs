@@ -135,7 +135,11 @@ pub fn missing_after_source(entry: &RulesetEntry, rev: &Revision) -> Vec<Diagnos
         .map(|(id, _, src)| {
             let (file, pointer) = super::compile::split_source(&src);
             let pointer = pointer.strip_suffix("/domain").unwrap_or(pointer);
-            Diagnostic::new(file, pointer, undeclared_message(&id, &format!("{} is newer than {}", rev.label(), source.label())))
+            Diagnostic::new(
+                file,
+                pointer,
+                undeclared_message(&id, &format!("{} is newer than {}", rev.label(), source.label())),
+            )
         })
         .collect()
 }
@@ -145,6 +149,9 @@ fn undeclared_message(id: &str, why: &str) -> String {
         "parameter '{id}' declares no domain ({why}): give it \"domain\": {{\"min\": …, \"max\": …}} — numbers or expressions over other parameters — so validate can refuse values the engine cannot play"
     )
 }
+
+/// A parameter id, its domain's bounds as evaluated (`None`: a bound failed), whether integer.
+type Evaluated = (String, Option<(f64, f64)>, bool);
 
 /// Bound expressions see the parameters as constants and nothing else.
 struct ParamScope<'a> {
@@ -199,7 +206,7 @@ pub(super) fn check(
         Policy::Borrowed(l) if !own => Some(l),
         Policy::Borrowed(_) => None,
     };
-    let mut evaluated: Vec<(String, Option<(f64, f64)>, bool)> = Vec::new();
+    let mut evaluated: Vec<Evaluated> = Vec::new();
     let scope = ParamScope { params, index };
     for (file, doc) in docs {
         for (i, p) in doc.params.iter().enumerate() {
@@ -218,7 +225,12 @@ pub(super) fn check(
                 (_, Some(l)) => match l.domains.get(&p.id) {
                     Some((d, src)) => {
                         let (f, ptr) = super::compile::split_source(src);
-                        (d.clone(), format!(" (the domain {} declares; {} predates domains)", l.revision, rev.label()), f.to_string(), ptr.to_string())
+                        (
+                            d.clone(),
+                            format!(" (the domain {} declares; {} predates domains)", l.revision, rev.label()),
+                            f.to_string(),
+                            ptr.to_string(),
+                        )
                     }
                     None => continue,
                 },
@@ -227,7 +239,11 @@ pub(super) fn check(
             let mut bound = |b: &Bound, key: &str| match evaluate(b, &scope, borrowed) {
                 Ok(v) => v,
                 Err(e) => {
-                    out.push(Diagnostic::new(&domain_file, format!("{domain_pointer}/{key}"), format!("domain {key} of '{}': {e}", p.id)));
+                    out.push(Diagnostic::new(
+                        &domain_file,
+                        format!("{domain_pointer}/{key}"),
+                        format!("domain {key} of '{}': {e}", p.id),
+                    ));
                     None
                 }
             };
@@ -276,8 +292,7 @@ pub(super) fn check(
 /// A scenario changes values, not domains: what the engine can play is the revision's to say.
 /// Problems are located in the patched document (the scenario check moves them to the overlay).
 pub fn changed_by(original: &Revision, patched: &Revision) -> Vec<Diagnostic> {
-    let before: BTreeMap<String, Option<Domain>> =
-        declared(original).into_iter().map(|(id, d, _)| (id, d)).collect();
+    let before: BTreeMap<String, Option<Domain>> = declared(original).into_iter().map(|(id, d, _)| (id, d)).collect();
     declared(patched)
         .into_iter()
         .filter(|(id, d, _)| match before.get(id) {
