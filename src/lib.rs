@@ -14,4 +14,5 @@ pub mod pipeline;
 pub mod ruleset;
 pub mod run;
 pub mod sheet;
+pub mod store;
 pub mod trilha;

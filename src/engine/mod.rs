@@ -16,6 +16,7 @@ pub mod log;
 mod movement;
 mod npc;
 mod positioning;
+pub mod projection;
 pub mod setup;
 mod simulator;
 pub mod state;
@@ -128,6 +129,8 @@ pub struct Match {
     adapted: Option<(u32, usize, npc::Axes)>,
     /// Set while explaining: inputs then hold exact angles, as the explanation shows them.
     exact_angles: bool,
+    /// The tests rolled since the current round began (front ends show the dice; see `projection`).
+    rolls: Vec<projection::RollRecord>,
 }
 
 impl Match {
@@ -197,6 +200,7 @@ impl Match {
             log_ids: Vec::new(),
             adapted: None,
             exact_angles: false,
+            rolls: Vec::with_capacity(16),
             rules,
         };
         m.log_ids = m
@@ -355,6 +359,7 @@ impl Match {
     /// Steps 1–3 up to the decision: restarts, who has the ball, positioning tests, candidates.
     fn begin_round(&mut self) -> Option<usize> {
         self.duel_cache.clear();
+        self.rolls.clear();
         if let Ball::Dead(r) = self.state.ball_state {
             self.take_restart(r);
         }
@@ -544,6 +549,7 @@ impl Match {
     fn test(&mut self, p: usize, pipe: usize) -> (Resolution, Roll) {
         let r = self.estimate(p, pipe);
         let roll = r.roll(&mut self.dice, &self.rules.rs.pipelines[pipe]);
+        self.journal(p, pipe, &r, roll);
         (r, roll)
     }
 
