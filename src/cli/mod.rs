@@ -21,6 +21,7 @@ mod odds;
 mod publish;
 mod render;
 mod resolve;
+mod serve;
 mod sheet;
 mod trilha;
 mod validate;
@@ -68,6 +69,8 @@ pub enum Command {
     Age(sheet::AgeArgs),
     /// Validate or generate clubs.
     Club(club::ClubArgs),
+    /// Serve the web page, the HTTP API (/api/v1) and the run store: play a match in a browser.
+    Serve(serve::ServeArgs),
 }
 
 /// A failure with its exit code.
@@ -130,6 +133,7 @@ pub fn run(cli: Cli) -> CliResult {
         Command::Train(a) => sheet::run_train(content, a),
         Command::Age(a) => sheet::run_age(content, a),
         Command::Club(a) => club::run(content, a),
+        Command::Serve(a) => serve::run(content, a),
     }
 }
 
