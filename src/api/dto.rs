@@ -167,8 +167,10 @@ pub struct IntentResult {
     pub round: u32,
     /// As a person writes it: `pass #9`.
     pub intent: String,
-    /// Every test of the round, the carrier's own first among his.
+    /// The tests of the action and its opposition, the carrier's own first.
     pub rolls: Vec<RollView>,
+    /// Tests rolled as the round opened, before the decision (off-ball positioning, a restart).
+    pub earlier_rolls: Vec<RollView>,
     #[schema(value_type = Vec<Object>)]
     pub events: Vec<serde_json::Value>,
     pub score: [u32; 2],

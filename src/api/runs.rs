@@ -498,15 +498,18 @@ impl Runs {
             let carrier = run.m.state().holder();
             let round = run.m.state().round;
             let first_event = run.m.events().len();
+            // Tests rolled as the round opened (positioning, a restart) come before the decision.
+            let earlier = run.m.round_rolls().len();
             if let Err(e) = run.m.decide(&intent) {
                 return Err(ApiError::invalid(if same_kind { "/target" } else { "/kind" }, e.to_string()));
             }
             let row = Self::round_row(&run.m);
             let mut rolls = rolls_now(&run.m);
+            let mut action = rolls.split_off(earlier);
             if let Some(c) = carrier {
                 let who = player_id(&run.m, c);
                 // The carrier's own tests first (stable: the rest keep their order).
-                rolls.sort_by_key(|r| r.player != who);
+                action.sort_by_key(|r| r.player != who);
             }
             self.commit(run, vec![row])?;
             let m = &run.m;
@@ -514,7 +517,8 @@ impl Runs {
                 run_id: run.id.clone(),
                 round,
                 intent: intent.to_string(),
-                rolls,
+                rolls: action,
+                earlier_rolls: rolls,
                 events: m.events()[first_event..].iter().map(|e| serde_json::to_value(e).expect("events")).collect(),
                 score: m.score(),
                 finished: m.finished(),
