@@ -18,6 +18,7 @@ mod demo;
 mod lab;
 pub(crate) mod matchday;
 mod odds;
+mod play;
 mod publish;
 mod render;
 mod resolve;
@@ -71,6 +72,8 @@ pub enum Command {
     Club(club::ClubArgs),
     /// Serve the web page, the HTTP API (/api/v1) and the run store: play a match in a browser.
     Serve(serve::ServeArgs),
+    /// Play a match at the terminal prompt: the candidates with their odds at each of your decisions.
+    Play(play::PlayArgs),
 }
 
 /// A failure with its exit code.
@@ -134,6 +137,7 @@ pub fn run(cli: Cli) -> CliResult {
         Command::Age(a) => sheet::run_age(content, a),
         Command::Club(a) => club::run(content, a),
         Command::Serve(a) => serve::run(content, a),
+        Command::Play(a) => play::run(content, a),
     }
 }
 
