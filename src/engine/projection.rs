@@ -217,7 +217,8 @@ impl Match {
                 Some(out) if kind != "test" => {
                     (rs.vars[out].id.clone(), rs.vars[out].label.clone(), rs.vars[out].unit.clone())
                 }
-                _ => (pipe.id.clone(), pipe.label.clone(), None),
+                // A test shares its name with a skill (`control`, `finishing`): ids stay unique.
+                _ => (format!("test:{}", pipe.id), pipe.label.clone(), None),
             };
             let mut contributions = explanation.working;
             contributions.extend(explanation.requires);
