@@ -173,7 +173,7 @@ fn play_at_a_prompt_through_a_pipe_and_replay_it() {
     assert!(stdout.contains(" 1. "), "numbered candidates: {stdout}");
     assert!(stdout.contains("test ") && stdout.contains('%'), "odds shown");
     assert!(stdout.contains("not understood: hello"));
-    assert!(stdout.contains("3d6 "), "the dice of a declared intent");
+    assert!(stdout.contains("→ "), "a declared intent is echoed");
     assert!(stdout.contains("full time:"));
     let record: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
     assert_eq!(record["human"], "away");
