@@ -34,7 +34,14 @@ struct Resp {
 }
 
 impl Server {
-    async fn send(&self, method: &str, uri: &str, body: Option<&str>, token: Option<&str>, ctype: Option<&str>) -> Resp {
+    async fn send(
+        &self,
+        method: &str,
+        uri: &str,
+        body: Option<&str>,
+        token: Option<&str>,
+        ctype: Option<&str>,
+    ) -> Resp {
         let mut req = Request::builder().method(method).uri(uri);
         if let Some(t) = token {
             req = req.header("authorization", format!("Bearer {t}"));
@@ -143,7 +150,11 @@ async fn a_club_upload_is_validated_like_club_validate() {
 async fn creating_a_run_pins_its_revision_and_refuses_bad_input_by_field() {
     let s = server();
     let r = s
-        .post("/api/v1/runs", json!({"home": "esporte_clube_mandacaru", "away": "uniao_pedra_branca", "human": "away"}), None)
+        .post(
+            "/api/v1/runs",
+            json!({"home": "esporte_clube_mandacaru", "away": "uniao_pedra_branca", "human": "away"}),
+            None,
+        )
         .await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.body);
     let b = &r.body;
@@ -233,8 +244,16 @@ async fn writes_need_the_runs_token_and_a_pending_decision_stops_advances() {
     let adv = format!("/api/v1/runs/{id}/advance");
     assert_error(&s.post(&adv, json!({"until": "round"}), None).await, StatusCode::UNAUTHORIZED, "Authorization");
     assert_error(&s.post(&adv, json!({"until": "round"}), Some(&other)).await, StatusCode::FORBIDDEN, "Authorization");
-    assert_error(&s.post(&adv, json!({"until": "later"}), Some(&token)).await, StatusCode::UNPROCESSABLE_ENTITY, "/until");
-    assert_error(&s.post(&adv, json!({"until": "round", "x": 1}), Some(&token)).await, StatusCode::UNPROCESSABLE_ENTITY, "/x");
+    assert_error(
+        &s.post(&adv, json!({"until": "later"}), Some(&token)).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "/until",
+    );
+    assert_error(
+        &s.post(&adv, json!({"until": "round", "x": 1}), Some(&token)).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "/x",
+    );
     let b = s.to_decision(&id, &token).await;
     assert_eq!(b["pending"]["player"].as_str().unwrap().split('-').next(), Some("home"));
     // A pending decision: advancing without delegating is refused, with it the NPC decides.
@@ -244,7 +263,8 @@ async fn writes_need_the_runs_token_and_a_pending_decision_stops_advances() {
     assert_eq!(r.body["roundsPlayed"], 1);
     assert!(!r.body["rolls"].as_array().unwrap().is_empty(), "the round's dice are shown");
     // A run without a human side never stops at a decision.
-    let r = s.post(&format!("/api/v1/runs/{id}/advance"), json!({"until": "end", "delegate": true}), Some(&token)).await;
+    let r =
+        s.post(&format!("/api/v1/runs/{id}/advance"), json!({"until": "end", "delegate": true}), Some(&token)).await;
     assert_eq!(r.status, StatusCode::OK);
     assert_eq!(r.body["stoppedAt"], "end");
     assert_eq!(r.body["finished"], true);
@@ -269,7 +289,13 @@ async fn candidates_have_exact_odds_and_explanations_and_a_refused_intent_change
         if k["kind"] == "pass" {
             let e = &k["explanation"];
             assert_eq!(e["pipeline"], "pass");
-            assert!(e["contributions"].as_array().unwrap().iter().any(|x| x["source"].as_str().unwrap().contains("modifiers.json")));
+            assert!(
+                e["contributions"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|x| x["source"].as_str().unwrap().contains("modifiers.json"))
+            );
         }
     }
     let before = s.get(&format!("/api/v1/runs/{id}")).await.body;
@@ -278,8 +304,16 @@ async fn candidates_have_exact_odds_and_explanations_and_a_refused_intent_change
     // Not a candidate: 422 naming the target; the run is exactly as it was.
     let r = s.post(&intents, json!({"kind": "pass", "target": 99}), Some(&token)).await;
     assert_error(&r, StatusCode::UNPROCESSABLE_ENTITY, "/target");
-    assert_error(&s.post(&intents, json!({"kind": "fly"}), Some(&token)).await, StatusCode::UNPROCESSABLE_ENTITY, "/kind");
-    assert_error(&s.post(&intents, json!({"kind": "pass", "target": "x"}), Some(&token)).await, StatusCode::UNPROCESSABLE_ENTITY, "/target");
+    assert_error(
+        &s.post(&intents, json!({"kind": "fly"}), Some(&token)).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "/kind",
+    );
+    assert_error(
+        &s.post(&intents, json!({"kind": "pass", "target": "x"}), Some(&token)).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "/target",
+    );
     assert_eq!(s.get(&format!("/api/v1/runs/{id}")).await.body, before);
     assert_eq!(s.get(&format!("/api/v1/runs/{id}/record")).await.body, record_before);
     assert_eq!(s.runs.store.digest().unwrap(), digest);
@@ -289,7 +323,10 @@ async fn candidates_have_exact_odds_and_explanations_and_a_refused_intent_change
     assert_eq!(r.status, StatusCode::OK, "{}", r.body);
     let roll = &r.body["rolls"][0];
     assert_eq!(roll["pipeline"], "pass");
-    assert_eq!(roll["margin"].as_i64().unwrap(), roll["total"].as_i64().unwrap() - roll["difficulty"].as_i64().unwrap());
+    assert_eq!(
+        roll["margin"].as_i64().unwrap(),
+        roll["total"].as_i64().unwrap() - roll["difficulty"].as_i64().unwrap()
+    );
     assert!(r.body["events"].as_array().unwrap().iter().any(|e| e["kind"] == "pass" || e["kind"] == "interception"));
     let after = s.get(&format!("/api/v1/runs/{id}")).await.body;
     assert!(after["round"].as_u64() > before["round"].as_u64());
@@ -322,7 +359,11 @@ async fn reads_of_events_decisions_and_the_record() {
     assert_eq!(r.status, StatusCode::OK);
     assert!(r.body["sheet"]["skills"].is_array());
     assert_error(&s.get(&format!("/api/v1/runs/{id}/players/home-99")).await, StatusCode::NOT_FOUND, "playerId");
-    assert_error(&s.get(&format!("/api/v1/runs/{id}/players/left-9/attributes")).await, StatusCode::UNPROCESSABLE_ENTITY, "playerId");
+    assert_error(
+        &s.get(&format!("/api/v1/runs/{id}/players/left-9/attributes")).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "playerId",
+    );
 }
 
 #[tokio::test]
@@ -363,7 +404,8 @@ async fn a_projection_reads_without_dice_or_writes_and_uses_the_pipelines_of_pla
     // The same pipelines as play: every action pipeline of the revision is projected, and the
     // finishing test gives the chance the engine's own strike estimate gives from there.
     let rules = s.runs.rules(None, "revision").unwrap();
-    let tests: Vec<&str> = attrs.iter().filter(|a| a["kind"] == "test").map(|a| a["pipelineId"].as_str().unwrap()).collect();
+    let tests: Vec<&str> =
+        attrs.iter().filter(|a| a["kind"] == "test").map(|a| a["pipelineId"].as_str().unwrap()).collect();
     let actions: Vec<&str> = rules
         .rs
         .pipelines
@@ -404,7 +446,13 @@ async fn reads_do_not_change_how_the_match_plays() {
             }
             let c = s.get(&format!("/api/v1/runs/{id}/candidates")).await.body;
             let first = &c["candidates"][0];
-            let r = s.post(&format!("/api/v1/runs/{id}/intents"), json!({"kind": first["kind"], "target": first["target"]}), Some(t)).await;
+            let r = s
+                .post(
+                    &format!("/api/v1/runs/{id}/intents"),
+                    json!({"kind": first["kind"], "target": first["target"]}),
+                    Some(t),
+                )
+                .await;
             assert_eq!(r.status, StatusCode::OK);
         }
     }
@@ -422,10 +470,17 @@ async fn a_run_played_through_the_api_exports_a_record_that_replays_identical() 
         let c = s.get(&format!("/api/v1/runs/{id}/candidates")).await.body;
         let list = c["candidates"].as_array().unwrap();
         let pick = &list[k % list.len()];
-        let r = s.post(&format!("/api/v1/runs/{id}/intents"), json!({"kind": pick["kind"], "target": pick["target"]}), Some(&token)).await;
+        let r = s
+            .post(
+                &format!("/api/v1/runs/{id}/intents"),
+                json!({"kind": pick["kind"], "target": pick["target"]}),
+                Some(&token),
+            )
+            .await;
         assert_eq!(r.status, StatusCode::OK);
     }
-    let r = s.post(&format!("/api/v1/runs/{id}/advance"), json!({"until": "end", "delegate": true}), Some(&token)).await;
+    let r =
+        s.post(&format!("/api/v1/runs/{id}/advance"), json!({"until": "end", "delegate": true}), Some(&token)).await;
     assert_eq!(r.body["finished"], true);
     let body = s.get(&format!("/api/v1/runs/{id}/record")).await.body;
     let record = RunRecord::parse(body.to_string().as_bytes()).unwrap();

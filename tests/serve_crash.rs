@@ -61,7 +61,8 @@ fn http(addr: &str, method: &str, path: &str, body: Option<&Value>, token: Optio
     let text = String::from_utf8_lossy(&raw);
     let (head, rest) = text.split_once("\r\n\r\n").expect("a response");
     let status: u16 = head.split(' ').nth(1).unwrap().parse().unwrap();
-    let payload = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") { dechunk(rest) } else { rest.to_string() };
+    let payload =
+        if head.to_ascii_lowercase().contains("transfer-encoding: chunked") { dechunk(rest) } else { rest.to_string() };
     (status, serde_json::from_str(&payload).unwrap_or(Value::String(payload)))
 }
 
@@ -104,7 +105,13 @@ fn a_killed_server_continues_each_run_from_its_last_committed_round() {
         assert_eq!(st, 200, "{b}");
         let (_, c) = http(&server.addr, "GET", &format!("/api/v1/runs/{id}/candidates"), None, None);
         let pick = &c["candidates"][declared % 3];
-        let (st, b) = http(&server.addr, "POST", &intents, Some(&json!({"kind": pick["kind"], "target": pick["target"]})), Some(&token));
+        let (st, b) = http(
+            &server.addr,
+            "POST",
+            &intents,
+            Some(&json!({"kind": pick["kind"], "target": pick["target"]})),
+            Some(&token),
+        );
         assert_eq!(st, 200, "{b}");
         declared += 1;
     }
@@ -149,7 +156,11 @@ fn a_killed_server_continues_each_run_from_its_last_committed_round() {
     std::fs::write(&path, record.to_string()).unwrap();
     let out = common::run(&["replay", path.to_str().unwrap()]);
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success() && stdout.starts_with("identical"), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success() && stdout.starts_with("identical"),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]

@@ -55,7 +55,8 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = ErrorBody { error: ErrorDetail { code: self.code.into(), message: self.message, field: self.field } };
+        let body =
+            ErrorBody { error: ErrorDetail { code: self.code.into(), message: self.message, field: self.field } };
         (self.status, axum::Json(body)).into_response()
     }
 }

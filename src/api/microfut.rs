@@ -121,8 +121,7 @@ async fn upload_club(State(runs): State<AppRuns>, RawJson(body): RawJson) -> Res
                 other => ApiError::new(StatusCode::BAD_REQUEST, "malformed_json", other.to_string(), Some("body")),
             })?;
         let rules = runs.rules(None, "revision")?;
-        let report =
-            club.validate(&rules.rs, schema).map_err(|e| ApiError::unavailable(format!("club rules: {e}")))?;
+        let report = club.validate(&rules.rs, schema).map_err(|e| ApiError::unavailable(format!("club rules: {e}")))?;
         if !report.is_valid() {
             let first = &report.problems[0];
             return Err(ApiError::invalid(
@@ -130,7 +129,8 @@ async fn upload_club(State(runs): State<AppRuns>, RawJson(body): RawJson) -> Res
                 report.problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("; "),
             ));
         }
-        let sample = runs.catalog.ruleset("microfut").is_ok_and(|e| e.extra.contains_key(&format!("clubs/{}.json", club.id)));
+        let sample =
+            runs.catalog.ruleset("microfut").is_ok_and(|e| e.extra.contains_key(&format!("clubs/{}.json", club.id)));
         if sample || !runs.store.add_club(&club).map_err(|e| ApiError::unavailable(e.to_string()))? {
             return Err(ApiError::conflict("club_exists", Some("/id"), format!("a club '{}' exists already", club.id)));
         }
@@ -150,7 +150,10 @@ async fn upload_club(State(runs): State<AppRuns>, RawJson(body): RawJson) -> Res
 #[utoipa::path(get, path = "/clubs/{club_id}", tag = "microfut",
     params(("club_id" = String, Path, description = "A club's id")),
     responses((status = 200, description = "The club file", body = Object), (status = 404, body = ErrorBody)))]
-async fn get_club(State(runs): State<AppRuns>, PathParams(club_id): PathParams<String>) -> ApiResult<Json<serde_json::Value>> {
+async fn get_club(
+    State(runs): State<AppRuns>,
+    PathParams(club_id): PathParams<String>,
+) -> ApiResult<Json<serde_json::Value>> {
     blocking(move || {
         let club = runs.club(&club_id, "club_id").map_err(|e| ApiError::not_found("club_id", e.message))?;
         Ok(Json(serde_json::to_value(club).expect("clubs serialise")))
@@ -203,7 +206,10 @@ async fn advance(
     responses(
         (status = 200, description = "The pending decision's candidates with exact odds and explanations", body = CandidatesView),
         (status = 404, body = ErrorBody), (status = 409, description = "No decision is pending", body = ErrorBody)))]
-async fn candidates(State(runs): State<AppRuns>, PathParams(run_id): PathParams<String>) -> ApiResult<Json<CandidatesView>> {
+async fn candidates(
+    State(runs): State<AppRuns>,
+    PathParams(run_id): PathParams<String>,
+) -> ApiResult<Json<CandidatesView>> {
     blocking(move || runs.candidates(&run_id).map(Json)).await
 }
 

@@ -163,7 +163,14 @@ pub fn run(content: Option<&Path>, args: PlayArgs) -> CliResult {
     }
     shown = print_events(&m, shown, args.lang);
     let _ = shown;
-    outln!("{}: {} {} – {} {}", w.full_time, m.teams()[0].club.name, m.score()[0], m.score()[1], m.teams()[1].club.name);
+    outln!(
+        "{}: {} {} – {} {}",
+        w.full_time,
+        m.teams()[0].club.name,
+        m.score()[0],
+        m.score()[1],
+        m.teams()[1].club.name
+    );
     if let Some(path) = &args.out {
         let record = RunRecord::of(&m, &rules, [None, None], Some(side));
         std::fs::write(path, serde_json::to_string(&record).expect("serializes"))
@@ -204,13 +211,25 @@ fn describe(m: &Match, e: &Event, pt: bool) -> Option<String> {
             format!("{} {} ({})", if pt { "GOL!" } else { "GOAL!" }, by(m, b), team(*t))
         }
         EventKind::Shot { by: b, distance, margin, outcome, .. } => {
-            format!("{} {} {distance:.0} m ({margin:+}): {outcome}", by(m, b), if pt { "chuta de" } else { "shoots from" })
+            format!(
+                "{} {} {distance:.0} m ({margin:+}): {outcome}",
+                by(m, b),
+                if pt { "chuta de" } else { "shoots from" }
+            )
         }
         EventKind::Save { by: b, outcome, .. } => format!("{}: {outcome}", by(m, b)),
-        EventKind::Pass { by: b, to, margin, outcome, .. } => format!("{} → {} ({margin:+}): {outcome}", by(m, b), by(m, to)),
-        EventKind::Interception { by: b, .. } => format!("{} {}", by(m, b), if pt { "intercepta" } else { "intercepts" }),
-        EventKind::Duel { carrier, defender, outcome, .. } => format!("{} vs {}: {outcome}", by(m, carrier), by(m, defender)),
-        EventKind::Cross { by: b, margin, .. } => format!("{} {} ({margin:+})", by(m, b), if pt { "cruza" } else { "crosses" }),
+        EventKind::Pass { by: b, to, margin, outcome, .. } => {
+            format!("{} → {} ({margin:+}): {outcome}", by(m, b), by(m, to))
+        }
+        EventKind::Interception { by: b, .. } => {
+            format!("{} {}", by(m, b), if pt { "intercepta" } else { "intercepts" })
+        }
+        EventKind::Duel { carrier, defender, outcome, .. } => {
+            format!("{} vs {}: {outcome}", by(m, carrier), by(m, defender))
+        }
+        EventKind::Cross { by: b, margin, .. } => {
+            format!("{} {} ({margin:+})", by(m, b), if pt { "cruza" } else { "crosses" })
+        }
         EventKind::Foul { by: b, on, penalty } => format!(
             "{} {} {}{}",
             if pt { "falta de" } else { "foul by" },
@@ -246,9 +265,7 @@ fn situation(m: &Match, side: usize, lang: Lang) {
     // 1 character = 2.5 m across, 1 line = 5 m down: the pitch to scale, attacking right-left as it is.
     let (cols, rows) = ((rules.pitch.length / 2.5).ceil() as usize, (rules.pitch.width / 5.0).ceil() as usize);
     let mut grid = vec![vec![' '; cols]; rows];
-    let cell = |x: f64, y: f64| {
-        (((y / 5.0) as usize).min(rows - 1), ((x / 2.5) as usize).min(cols - 1))
-    };
+    let cell = |x: f64, y: f64| (((y / 5.0) as usize).min(rows - 1), ((x / 2.5) as usize).min(cols - 1));
     let half = cols / 2;
     for row in grid.iter_mut() {
         row[half] = '|';
@@ -268,7 +285,10 @@ fn situation(m: &Match, side: usize, lang: Lang) {
     for row in grid {
         outln!("  |{}|", row.into_iter().collect::<String>());
     }
-    outln!("  {border}   @ = ball, o = yours, x = theirs; you attack {}", if st.attacks_right[side] { "→" } else { "←" });
+    outln!(
+        "  {border}   @ = ball, o = yours, x = theirs; you attack {}",
+        if st.attacks_right[side] { "→" } else { "←" }
+    );
     for (k, c) in m.candidates().expect("pending").iter().enumerate() {
         outln!("  {:>2}. {}", k + 1, c.explain());
     }

@@ -55,8 +55,9 @@ pub fn resume(rules: Arc<Rules>, r: Resume<'_>) -> Result<Match, ResumeError> {
                 match intents.peek() {
                     Some(i) if i.round == round => {
                         let i = intents.next().expect("peeked");
-                        m.decide(&i.intent)
-                            .map_err(|e| ResumeError::Diverged(format!("intent '{}' at round {round}: {e}", i.intent)))?;
+                        m.decide(&i.intent).map_err(|e| {
+                            ResumeError::Diverged(format!("intent '{}' at round {round}: {e}", i.intent))
+                        })?;
                     }
                     _ => m.decide_npc().expect("a decision is pending"),
                 }

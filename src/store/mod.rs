@@ -113,7 +113,8 @@ fn corrupt(e: impl std::fmt::Display) -> StoreError {
 impl Store {
     /// Opens (creating if needed) the store at `path` and brings its schema up to date.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
-        let open_err = |e: &dyn std::fmt::Display| StoreError::Open { path: path.display().to_string(), message: e.to_string() };
+        let open_err =
+            |e: &dyn std::fmt::Display| StoreError::Open { path: path.display().to_string(), message: e.to_string() };
         let mut conn = Connection::open(path).map_err(|e| open_err(&e))?;
         configure(&conn).map_err(|e| open_err(&e))?;
         schema::migrate(&mut conn).map_err(|e| open_err(&e))?;
@@ -264,9 +265,8 @@ impl Store {
     /// Events from round `from` on (at most `limit`), in order.
     pub fn events(&self, id: &str, from: u32, limit: usize) -> Result<Vec<serde_json::Value>, StoreError> {
         self.read(|c| {
-            let mut st = c.prepare_cached(
-                "SELECT body FROM events WHERE run_id = ?1 AND round >= ?2 ORDER BY seq LIMIT ?3",
-            )?;
+            let mut st =
+                c.prepare_cached("SELECT body FROM events WHERE run_id = ?1 AND round >= ?2 ORDER BY seq LIMIT ?3")?;
             let rows = st.query_map(params![id, from, limit as i64], |r| r.get::<_, String>(0))?;
             rows.map(|b| serde_json::from_str(&b?).map_err(corrupt)).collect()
         })
@@ -288,9 +288,8 @@ impl Store {
     /// Kept decisions from round `from` on (at most `limit`), oldest first.
     pub fn decisions(&self, id: &str, from: u32, limit: usize) -> Result<Vec<serde_json::Value>, StoreError> {
         self.read(|c| {
-            let mut st = c.prepare_cached(
-                "SELECT body FROM decisions WHERE run_id = ?1 AND round >= ?2 ORDER BY seq LIMIT ?3",
-            )?;
+            let mut st =
+                c.prepare_cached("SELECT body FROM decisions WHERE run_id = ?1 AND round >= ?2 ORDER BY seq LIMIT ?3")?;
             let rows = st.query_map(params![id, from, limit as i64], |r| r.get::<_, String>(0))?;
             rows.map(|b| serde_json::from_str(&b?).map_err(corrupt)).collect()
         })
@@ -400,8 +399,15 @@ fn load_run(c: &Connection, id: &str) -> Result<Option<StoredRun>, StoreError> {
             ))
         })
         .optional()?;
-    let Some(((id, token, created_at), (ruleset, revision, fingerprint, engine), (seed, human, formations), clubs, progress, score, counts)) =
-        row
+    let Some((
+        (id, token, created_at),
+        (ruleset, revision, fingerprint, engine),
+        (seed, human, formations),
+        clubs,
+        progress,
+        score,
+        counts,
+    )) = row
     else {
         return Ok(None);
     };
