@@ -156,7 +156,7 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for QueryParams<T>
         let q = parts.uri.query().unwrap_or("");
         let de = serde_urlencoded::Deserializer::new(form_urlencoded_parse(q));
         serde_path_to_error::deserialize::<_, T>(de).map(QueryParams).map_err(|e| {
-            let field = e.path().iter().last().map(|s| s.to_string()).filter(|s| !s.is_empty() && s != "?");
+            let field = e.path().iter().next_back().map(|s| s.to_string()).filter(|s| !s.is_empty() && s != "?");
             let msg = e.inner().to_string();
             // serde names an unknown parameter only in its message.
             let field = field.or_else(|| msg.split('`').nth(1).map(str::to_string)).unwrap_or_else(|| "query".into());
