@@ -242,7 +242,7 @@ async fn events(
     QueryParams(q): QueryParams<FromQuery>,
 ) -> ApiResult<Json<EventsView>> {
     blocking(move || {
-        runs.stored(&run_id)?;
+        let run = runs.stored(&run_id)?;
         let from = q.from.unwrap_or(0);
         let limit = q.limit.unwrap_or(LIMIT).min(LIMIT) as usize;
         let unavailable = |e: crate::store::StoreError| ApiError::unavailable(e.to_string());
@@ -252,11 +252,7 @@ async fn events(
             .rounds(&run_id, from, limit)
             .map_err(unavailable)?
             .into_iter()
-            .map(|r| RoundRolls {
-                round: r.round,
-                hash: r.hash,
-                rolls: serde_json::from_str(&r.rolls).unwrap_or_default(),
-            })
+            .map(|r| RoundRolls { round: r.round, hash: r.hash, rolls: runs.stored_rolls(&run.run, &r.rolls) })
             .collect();
         Ok(Json(EventsView { run_id, from, events, rounds }))
     })

@@ -43,6 +43,9 @@ pub struct LiveRun {
 
 type Slot = Arc<Mutex<Option<LiveRun>>>;
 
+/// A roll as the store keeps it.
+type StoredRoll = (String, String, i32, u32, i32, bool, f64);
+
 #[derive(Default)]
 struct Live {
     runs: HashMap<String, (Slot, u64)>,
@@ -418,12 +421,50 @@ impl Runs {
 
     fn round_row(m: &Match) -> RoundRow {
         let hashes = m.round_hashes();
-        let rolls = rolls_now(m);
+        // Stored compactly — [player, pipeline, difficulty, total, margin, success, probability] —
+        // and labelled when read (`stored_rolls`): a round can hold twenty-odd tests.
+        let rolls: Vec<StoredRoll> = m
+            .round_rolls()
+            .iter()
+            .map(|r| {
+                (
+                    player_id(m, r.player),
+                    m.rules().rs.pipelines[r.pipeline].id.clone(),
+                    r.difficulty,
+                    r.total,
+                    r.margin,
+                    r.success,
+                    r.probability,
+                )
+            })
+            .collect();
         RoundRow {
             round: (hashes.len() - 1) as u32,
             hash: format!("{:016x}", hashes[hashes.len() - 1]),
             rolls: serde_json::to_string(&rolls).expect("rolls serialise"),
         }
+    }
+
+    /// The rolls of a stored round, labelled from the run's pinned revision.
+    pub fn stored_rolls(&self, run: &NewRun, json: &str) -> Vec<RollView> {
+        let rolls: Vec<StoredRoll> = serde_json::from_str(json).unwrap_or_default();
+        let rules = self.pinned_rules(run).ok();
+        rolls
+            .into_iter()
+            .map(|(player, pipeline, difficulty, total, margin, success, probability)| RollView {
+                label: rules
+                    .as_ref()
+                    .and_then(|r| r.rs.pipeline(&pipeline).map(|p| p.label.clone()))
+                    .unwrap_or_else(|| crate::catalog::Labels { pt_br: pipeline.clone(), en: pipeline.clone() }),
+                player,
+                pipeline,
+                difficulty,
+                total,
+                margin,
+                success,
+                probability,
+            })
+            .collect()
     }
 
     pub fn advance(&self, id: &str, token: &str, req: AdvanceRequest) -> ApiResult<AdvanceResult> {
