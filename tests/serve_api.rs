@@ -343,6 +343,18 @@ async fn reads_of_events_decisions_and_the_record() {
     assert_eq!(r.status, StatusCode::OK);
     assert!(r.body["events"].as_array().unwrap().iter().all(|e| e["round"].as_u64().unwrap() >= 10));
     assert_eq!(r.body["rounds"].as_array().unwrap().len(), 20);
+    // A stored round's rolls come back labelled from the pinned revision.
+    let rolls: Vec<&Value> =
+        r.body["rounds"].as_array().unwrap().iter().flat_map(|r| r["rolls"].as_array().unwrap()).collect();
+    assert!(!rolls.is_empty());
+    for roll in rolls {
+        assert!(
+            roll["player"].as_str().unwrap().starts_with("home-")
+                || roll["player"].as_str().unwrap().starts_with("away-")
+        );
+        assert!(roll["label"]["en"].is_string() && roll["label"]["en"] != roll["pipeline"], "{roll}");
+        assert!(roll["probability"].as_f64().unwrap() >= 0.0 && roll["total"].as_u64().unwrap() >= 3);
+    }
     assert_error(&s.get(&format!("/api/v1/runs/{id}/events?from=ten")).await, StatusCode::UNPROCESSABLE_ENTITY, "from");
     assert_error(&s.get(&format!("/api/v1/runs/{id}/events?since=3")).await, StatusCode::UNPROCESSABLE_ENTITY, "since");
     let r = s.get(&format!("/api/v1/runs/{id}/decisions")).await;
@@ -488,4 +500,73 @@ async fn a_run_played_through_the_api_exports_a_record_that_replays_identical() 
     let catalog = Catalog::load(&ContentTree::embedded());
     let rules = pinned_rules(&catalog, &record).unwrap();
     assert!(matches!(replay(rules, &record).unwrap(), Replay::Identical { .. }));
+}
+
+/// Writes of concurrent runs share transactions (group commit): every one of them commits, and
+/// a write that fails is rolled back alone — its rows written before the failing one included —
+/// while the others still commit.
+#[test]
+fn concurrent_advances_all_commit_and_a_failed_write_is_rolled_back_alone() {
+    let s = server();
+    let runs = s.runs.clone();
+    let ids: Vec<(String, String)> = (0..8)
+        .map(|k| {
+            let req = serde_json::from_value(
+                json!({"home": "esporte_clube_mandacaru", "away": "uniao_pedra_branca", "seed": k}),
+            )
+            .unwrap();
+            let r = runs.create(req).unwrap();
+            (r.run_id, r.token)
+        })
+        .collect();
+    let advance = |runs: &Runs, id: &str, token: &str| {
+        let req = serde_json::from_value(json!({"until": "round"})).unwrap();
+        runs.advance(id, token, req).unwrap();
+    };
+    std::thread::scope(|scope| {
+        for (id, token) in &ids {
+            let runs = runs.clone();
+            scope.spawn(move || {
+                for _ in 0..25 {
+                    advance(&runs, id, token);
+                }
+            });
+        }
+        // Meanwhile, a write that fails half-way: a new round, then one already committed.
+        let (victim, _) = &ids[0];
+        let store = runs.store.clone();
+        scope.spawn(move || {
+            for _ in 0..25 {
+                let before = store.hashes(victim).unwrap();
+                let Some(last) = before.len().checked_sub(1) else { continue };
+                let row = |round: usize| microfut::store::RoundRow {
+                    round: round as u32,
+                    hash: "0".repeat(16),
+                    rolls: "[]".into(),
+                };
+                let stats = Default::default();
+                let bad = microfut::store::Advance {
+                    rounds: vec![row(1000 + last), row(last)],
+                    events: &[],
+                    first_event: 0,
+                    intents: &[],
+                    first_intent: 0,
+                    decisions: Vec::new(),
+                    first_decision: 0,
+                    retention: 10,
+                    pending: false,
+                    finished: false,
+                    score: [0, 0],
+                    stats: &stats,
+                };
+                assert!(store.commit(victim, &bad).is_err(), "a duplicate round is refused");
+                assert!(store.rounds(victim, 1000, 10).unwrap().is_empty(), "the failed write left a row behind");
+            }
+        });
+    });
+    for (id, _) in &ids {
+        let stored = runs.store.run(id).unwrap().unwrap();
+        assert_eq!(stored.rounds, 25, "{id}");
+        assert_eq!(runs.store.hashes(id).unwrap().len(), 25);
+    }
 }

@@ -66,6 +66,49 @@ const MIGRATIONS: &[&str] = &[
         body TEXT NOT NULL,
         created_at INTEGER NOT NULL
     );",
+    // 3: the per-round tables as rowid tables with a unique (run, seq) index: rows are appended
+    // instead of inserted into a clustered index keyed by a random run id, and a 4 KB decision no
+    // longer overflows an index cell (see the store's module comment).
+    "CREATE TABLE rounds_rowid (
+        run_id TEXT NOT NULL REFERENCES runs(id),
+        round INTEGER NOT NULL,
+        hash TEXT NOT NULL,
+        rolls TEXT NOT NULL,
+        UNIQUE (run_id, round)
+    );
+    INSERT INTO rounds_rowid (run_id, round, hash, rolls) SELECT run_id, round, hash, rolls FROM rounds ORDER BY run_id, round;
+    DROP TABLE rounds;
+    ALTER TABLE rounds_rowid RENAME TO rounds;
+    CREATE TABLE events_rowid (
+        run_id TEXT NOT NULL REFERENCES runs(id),
+        seq INTEGER NOT NULL,
+        round INTEGER NOT NULL,
+        body TEXT NOT NULL,
+        UNIQUE (run_id, seq)
+    );
+    INSERT INTO events_rowid (run_id, seq, round, body) SELECT run_id, seq, round, body FROM events ORDER BY run_id, seq;
+    DROP TABLE events;
+    ALTER TABLE events_rowid RENAME TO events;
+    CREATE TABLE intents_rowid (
+        run_id TEXT NOT NULL REFERENCES runs(id),
+        seq INTEGER NOT NULL,
+        round INTEGER NOT NULL,
+        body TEXT NOT NULL,
+        UNIQUE (run_id, seq)
+    );
+    INSERT INTO intents_rowid (run_id, seq, round, body) SELECT run_id, seq, round, body FROM intents ORDER BY run_id, seq;
+    DROP TABLE intents;
+    ALTER TABLE intents_rowid RENAME TO intents;
+    CREATE TABLE decisions_rowid (
+        run_id TEXT NOT NULL REFERENCES runs(id),
+        seq INTEGER NOT NULL,
+        round INTEGER NOT NULL,
+        body TEXT NOT NULL,
+        UNIQUE (run_id, seq)
+    );
+    INSERT INTO decisions_rowid (run_id, seq, round, body) SELECT run_id, seq, round, body FROM decisions ORDER BY run_id, seq;
+    DROP TABLE decisions;
+    ALTER TABLE decisions_rowid RENAME TO decisions;",
 ];
 
 /// The schema version this binary writes.
