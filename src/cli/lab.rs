@@ -2,7 +2,7 @@
 //! confidence intervals; `--shard` for one slice on one machine, `lab merge` to add slices up.
 
 use super::render::Lang;
-use super::{CliError, CliResult, load_catalog};
+use super::{CliError, CliResult, lab_report, load_catalog};
 use crate::catalog::Catalog;
 use crate::lab::{self, Report, Request, Shard, Simulator};
 use crate::trilha::TrilhaSimulator;
@@ -49,13 +49,19 @@ pub struct LabArgs {
     /// Also write the results as CSV to FILE.
     #[arg(long, value_name = "FILE", conflicts_with = "shard")]
     pub csv: Option<PathBuf>,
+    /// Also write the report as one self-contained HTML page to FILE (plots, table, identity).
+    #[arg(long, value_name = "FILE", conflicts_with = "shard")]
+    pub html: Option<PathBuf>,
     /// No progress bar and no timing line.
     #[arg(long)]
     pub quiet: bool,
-    /// Run only slice i of n (0-based) and write a shard file for `microfut lab merge`.
-    #[arg(long, value_name = "i/n")]
+    /// Run only slice i of n (0-based) and write a shard file for `microfut lab merge`; `env`
+    /// takes i and n from a Slurm array task (SLURM_ARRAY_TASK_ID) or a Kubernetes Indexed Job
+    /// (JOB_COMPLETION_INDEX), n from MICROFUT_SHARD_COUNT (or Slurm's SLURM_ARRAY_TASK_COUNT).
+    #[arg(long, value_name = "i/n|env")]
     pub shard: Option<String>,
-    /// Where --shard writes its file (default: lab-shard-<i>-of-<n>.json).
+    /// Where --shard writes its file (default: lab-shard-<i>-of-<n>.json, in the folder given
+    /// here if it is one or ends with /).
     #[arg(long, value_name = "FILE", requires = "shard")]
     pub out: Option<PathBuf>,
     /// Worker threads (default: all cores, or RAYON_NUM_THREADS). Results do not depend on it.
@@ -104,6 +110,9 @@ pub struct MergeArgs {
     /// Also write the results as CSV to FILE.
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
+    /// Also write the report as one self-contained HTML page to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     /// Language of labels in the table and CSV.
     #[arg(long, value_enum, default_value_t)]
     pub lang: Lang,
@@ -136,7 +145,7 @@ pub fn run(content: Option<&Path>, args: LabArgs) -> CliResult {
         "trilha" if args.home.is_some() || args.away.is_some() => {
             Err(CliError::input("--home and --away choose Microfut clubs; trilha has no clubs"))
         }
-        "trilha" => run_with(&TrilhaSimulator, &catalog, args),
+        "trilha" => run_with(&TrilhaSimulator, &catalog, content, args),
         "microfut" => {
             // By default two equal clubs: the revision's reference club against itself.
             let reference = || -> Result<String, CliError> {
@@ -154,7 +163,7 @@ pub fn run(content: Option<&Path>, args: LabArgs) -> CliResult {
             };
             let (home, away) =
                 (super::matchday::load_club(&catalog, &home)?, super::matchday::load_club(&catalog, &away)?);
-            run_with(&crate::engine::MatchSimulator { home, away }, &catalog, args)
+            run_with(&crate::engine::MatchSimulator { home, away }, &catalog, content, args)
         }
         other if catalog.rulesets.contains_key(other) => Err(CliError::input(format!(
             "ruleset '{other}' has no lab simulator registered (rulesets with one: {})",
@@ -167,12 +176,10 @@ pub fn run(content: Option<&Path>, args: LabArgs) -> CliResult {
     }
 }
 
-fn run_with<S: Simulator>(sim: &S, catalog: &Catalog, args: LabArgs) -> CliResult {
-    let shard = args.shard.as_deref().map(Shard::parse).transpose().map_err(CliError::input)?;
-    let out_path = shard.map(|s| {
-        args.out.clone().unwrap_or_else(|| PathBuf::from(format!("lab-shard-{}-of-{}.json", s.index, s.count)))
-    });
-    for p in out_path.iter().chain(args.csv.iter()) {
+fn run_with<S: Simulator>(sim: &S, catalog: &Catalog, content: Option<&Path>, args: LabArgs) -> CliResult {
+    let shard = lab_report::shard(&args).map_err(CliError::input)?;
+    let out_path = shard.map(|s| lab_report::shard_path(args.out.as_deref(), s));
+    for p in out_path.iter().chain(args.csv.iter()).chain(args.html.iter()) {
         check_writable(p)?;
     }
     let rev = catalog.revision(sim.ruleset(), args.revision.as_deref()).map_err(CliError::input)?;
@@ -188,6 +195,13 @@ fn run_with<S: Simulator>(sim: &S, catalog: &Catalog, args: LabArgs) -> CliResul
         seed: args.seed.expect("clap requires --seed"),
     };
     let prepared = lab::prepare(sim, &request).map_err(CliError::input)?;
+    let command = lab_report::study_command(
+        &args,
+        content,
+        &prepared.identity.revision.version,
+        prepared.identity.against.as_ref().map(|b| b.version.as_str()),
+        &prepared.identity.unit.id,
+    );
 
     let shard_or_all = shard.unwrap_or(Shard::ALL);
     let range = shard_or_all.range(request.simulations);
@@ -215,7 +229,7 @@ fn run_with<S: Simulator>(sim: &S, catalog: &Catalog, args: LabArgs) -> CliResul
     }
 
     if let (Some(s), Some(path)) = (shard, out_path) {
-        write_atomically(&path, &lab::shard_json(&prepared.identity, s, &accs))?;
+        write_atomically(&path, &lab::shard_json(&prepared.identity, s, &accs, Some(&command)))?;
         if !args.quiet {
             outln!(
                 "wrote shard {}/{} ({} {} of each of {} scenario(s), from {} to {}) to {}",
@@ -231,21 +245,27 @@ fn run_with<S: Simulator>(sim: &S, catalog: &Catalog, args: LabArgs) -> CliResul
         }
         return Ok(());
     }
-    emit(&Report::new(prepared.identity, &accs), args.json, args.csv.as_deref(), args.lang)
+    let html = args.html.as_deref().map(|p| (p, Some(command.as_str())));
+    emit(&Report::new(prepared.identity, &accs), args.json, args.csv.as_deref(), html, args.lang)
 }
 
 fn merge(args: MergeArgs) -> CliResult {
-    if let Some(p) = &args.csv {
+    for p in args.csv.iter().chain(args.html.iter()) {
         check_writable(p)?;
     }
-    let (identity, accs) = lab::merge(&args.files).map_err(CliError::input)?;
-    emit(&Report::new(identity, &accs), args.json, args.csv.as_deref(), args.lang)
+    let merged = lab::merge_files(&args.files).map_err(CliError::input)?;
+    let html = args.html.as_deref().map(|p| (p, merged.command.as_deref()));
+    emit(&Report::new(merged.identity, &merged.accumulators), args.json, args.csv.as_deref(), html, args.lang)
 }
 
-/// Writes the CSV (if asked) and prints the table or JSON.
-fn emit(report: &Report, json: bool, csv: Option<&Path>, lang: Lang) -> CliResult {
+/// Writes the CSV and the HTML report (if asked; the page names `command`) and prints the table
+/// or JSON.
+fn emit(report: &Report, json: bool, csv: Option<&Path>, html: Option<(&Path, Option<&str>)>, lang: Lang) -> CliResult {
     if let Some(path) = csv {
         write_atomically(path, &report.csv(lab_lang(lang)))?;
+    }
+    if let Some((path, command)) = html {
+        write_atomically(path, &report.html(lab_lang(lang), command))?;
     }
     if json {
         print_out(&(serde_json::to_string_pretty(&report.json()).expect("serializes") + "\n"))

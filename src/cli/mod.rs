@@ -16,6 +16,7 @@ mod club;
 mod content;
 mod demo;
 mod lab;
+mod lab_report;
 pub(crate) mod matchday;
 mod odds;
 mod publish;
