@@ -140,7 +140,7 @@ pub(super) fn svg(rows: &[Row], axis: &Axis, aria: &str) -> String {
     let mut s = String::new();
     let _ = write!(
         s,
-        r#"<svg class="plot" viewBox="0 0 {WIDTH} {height:.0}" role="img" aria-label="{}" xmlns="http://www.w3.org/2000/svg">"#,
+        r#"<svg class="plot" viewBox="0 0 {WIDTH} {height:.0}" role="img" aria-label="{}">"#,
         escape(aria)
     );
     // Grid and tick labels.
