@@ -46,9 +46,9 @@ svg .ci{stroke-width:2}
 svg .cap{stroke-width:1.5}
 svg g.est.hl .label{font-weight:700}
 svg g.est.hl .dot{stroke-width:3}
-dl{display:grid;grid-template-columns:max-content 1fr;gap:4px 18px;margin:0}
+dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:4px 18px;margin:0}
 dt{color:#5b6670}
-dd{margin:0}
+dd{margin:0;overflow-wrap:anywhere}
 code{font:12.5px ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace;background:#f1f3f5;border-radius:4px;padding:1px 5px;word-break:break-all}
 table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums;font-size:13px}
 th,td{text-align:left;padding:4px 8px;border-bottom:1px solid #e6e8eb;vertical-align:top}
@@ -74,6 +74,7 @@ const SCRIPT: &str = r#"
 
 struct Words {
     title: &'static str,
+    versus: &'static str,
     run: &'static str,
     command: &'static str,
     no_command: &'static str,
@@ -102,6 +103,7 @@ struct Words {
 
 const EN: Words = Words {
     title: "Lab report",
+    versus: "against",
     run: "How it was run",
     command: "Command",
     no_command: "(not recorded)",
@@ -130,6 +132,7 @@ const EN: Words = Words {
 
 const PT_BR: Words = Words {
     title: "Relatório do laboratório",
+    versus: "contra",
     run: "Como foi rodado",
     command: "Comando",
     no_command: "(não registrado)",
@@ -200,7 +203,7 @@ impl Report {
         let id = &self.identity;
         let mut h = String::new();
         let title = match &id.against {
-            Some(b) => format!("{} {} × {}", id.ruleset, id.revision.version, b.version),
+            Some(b) => format!("{} {} {} {}", id.ruleset, id.revision.version, w.versus, b.version),
             None => format!("{} {}", id.ruleset, id.revision.version),
         };
         let _ = write!(
