@@ -104,7 +104,11 @@ fn a_task_that_cannot_know_its_slice_is_refused_and_writes_nothing() {
         (vec![], "outside a cluster give --shard i/n"),
         (vec![("JOB_COMPLETION_INDEX", "1".into())], "set it to the Job's completions"),
         (
-            vec![("SLURM_ARRAY_TASK_ID", "2".into()), ("SLURM_ARRAY_TASK_COUNT", "1".into()), ("SLURM_ARRAY_TASK_MIN", "2".into())],
+            vec![
+                ("SLURM_ARRAY_TASK_ID", "2".into()),
+                ("SLURM_ARRAY_TASK_COUNT", "1".into()),
+                ("SLURM_ARRAY_TASK_MIN", "2".into()),
+            ],
             "set MICROFUT_SHARD_COUNT to n",
         ),
         (vec![("JOB_COMPLETION_INDEX", "4".into()), ("MICROFUT_SHARD_COUNT", "4".into())], "numbered from 0 to n-1"),
@@ -137,7 +141,14 @@ fn markers(html: &str, metric: &str) -> Vec<(String, String, String, f64, f64, f
         .filter(|t| attr(t, "metric").as_deref() == Some(metric))
         .map(|t| {
             let n = |k: &str| attr(t, k).unwrap().parse::<f64>().unwrap();
-            (attr(t, "scenario").unwrap(), attr(t, "part").unwrap(), attr(t, "arm").unwrap(), n("mean"), n("lo"), n("hi"))
+            (
+                attr(t, "scenario").unwrap(),
+                attr(t, "part").unwrap(),
+                attr(t, "arm").unwrap(),
+                n("mean"),
+                n("lo"),
+                n("hi"),
+            )
         })
         .collect()
 }
@@ -216,8 +227,20 @@ fn an_ab_report_has_a_forest_plot_of_the_differences() {
         p["seats"]["p3"]["strategy"] = "random".into();
     });
     let args = [
-        "lab", "trilha", "--revision", "1.0.1", "--against", "1.0.0", "--games", "3000", "--seed", "2", "--scenario", "G",
-        "--quiet", "--content",
+        "lab",
+        "trilha",
+        "--revision",
+        "1.0.1",
+        "--against",
+        "1.0.0",
+        "--games",
+        "3000",
+        "--seed",
+        "2",
+        "--scenario",
+        "G",
+        "--quiet",
+        "--content",
     ];
     let mut args: Vec<&str> = args.to_vec();
     args.push(content.to_str().unwrap());
@@ -231,7 +254,10 @@ fn an_ab_report_has_a_forest_plot_of_the_differences() {
     for (p, (_, part, _, d, lo, hi)) in diffs.iter().enumerate() {
         assert_eq!(*part, format!("p{}", p + 1));
         assert_eq!(*d, g["difference"][p].as_f64().unwrap());
-        assert_eq!((*lo, *hi), (g["difference_ci95"][p][0].as_f64().unwrap(), g["difference_ci95"][p][1].as_f64().unwrap()));
+        assert_eq!(
+            (*lo, *hi),
+            (g["difference_ci95"][p][0].as_f64().unwrap(), g["difference_ci95"][p][1].as_f64().unwrap())
+        );
         significant += usize::from(*lo > 0.0 || *hi < 0.0);
     }
     assert_eq!(significant, 3, "only player 2 smart moves every win share: {g}");

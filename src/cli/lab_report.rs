@@ -30,8 +30,7 @@ pub(super) fn shard_path(out: Option<&Path>, s: Shard) -> PathBuf {
 
 /// A word as a POSIX shell reads it back.
 fn quote(word: &str) -> String {
-    let plain = !word.is_empty()
-        && word.chars().all(|c| c.is_ascii_alphanumeric() || "_-./,:=@%+".contains(c));
+    let plain = !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || "_-./,:=@%+".contains(c));
     if plain { word.to_string() } else { format!("'{}'", word.replace('\'', r"'\''")) }
 }
 

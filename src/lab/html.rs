@@ -336,7 +336,11 @@ impl Report {
                         let text = cell(e, m.format, lang, false);
                         let mut sub = p.map(|p| tr(&m.parts[p].label, lang).to_string()).unwrap_or_default();
                         if versions.len() > 1 {
-                            sub = if sub.is_empty() { versions[arm].to_string() } else { format!("{sub} · {}", versions[arm]) };
+                            sub = if sub.is_empty() {
+                                versions[arm].to_string()
+                            } else {
+                                format!("{sub} · {}", versions[arm])
+                            };
                         }
                         let mut d = vec![
                             ("metric", m.id.clone()),
@@ -399,7 +403,8 @@ impl Report {
                 h.push_str("<div class=\"legend\">");
                 for (text, c, hollow) in legend {
                     let fill = if hollow { "#fff" } else { c };
-                    let _ = write!(h, "<span><i style=\"border-color:{c};background:{fill}\"></i>{}</span>", escape(&text));
+                    let _ =
+                        write!(h, "<span><i style=\"border-color:{c};background:{fill}\"></i>{}</span>", escape(&text));
                 }
                 h.push_str("</div>");
             }
@@ -470,7 +475,11 @@ impl Report {
 
     fn table_section(&self, h: &mut String, w: &Words, lang: Lang) {
         let (header, rows) = self.table_rows(lang);
-        let _ = write!(h, "<section id=\"table\"><h2>{}</h2><div class=\"scroll\"><table id=\"results\"><thead><tr>", escape(w.table));
+        let _ = write!(
+            h,
+            "<section id=\"table\"><h2>{}</h2><div class=\"scroll\"><table id=\"results\"><thead><tr>",
+            escape(w.table)
+        );
         for (text, num) in &header {
             let _ = write!(h, "<th{}>{}</th>", if *num { " class=\"num\"" } else { "" }, escape(text));
         }

@@ -12,7 +12,8 @@
 use std::fmt::Write;
 
 /// Colour-blind-safe colours (Okabe & Ito), for parts and arms.
-pub(super) const PALETTE: [&str; 8] = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#56B4E9", "#E69F00", "#000000", "#F0E442"];
+pub(super) const PALETTE: [&str; 8] =
+    ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#56B4E9", "#E69F00", "#000000", "#F0E442"];
 
 /// One estimate drawn as a row.
 pub(super) struct Row {
@@ -138,11 +139,8 @@ pub(super) fn svg(rows: &[Row], axis: &Axis, aria: &str) -> String {
     let height = y + AXIS;
     let bottom = y;
     let mut s = String::new();
-    let _ = write!(
-        s,
-        r#"<svg class="plot" viewBox="0 0 {WIDTH} {height:.0}" role="img" aria-label="{}">"#,
-        escape(aria)
-    );
+    let _ =
+        write!(s, r#"<svg class="plot" viewBox="0 0 {WIDTH} {height:.0}" role="img" aria-label="{}">"#, escape(aria));
     // Grid and tick labels.
     let ticks = libm::round((hi - lo) / step) as i64;
     let decimals = (-libm::floor(libm::log10(step * axis.factor) + 1e-9)).max(0.0) as usize;
@@ -179,12 +177,8 @@ pub(super) fn svg(rows: &[Row], axis: &Axis, aria: &str) -> String {
         let _ = write!(s, "><title>{}</title>", escape(&r.title));
         let ty = cy + 4.0;
         if !r.label.is_empty() {
-            let _ = write!(
-                s,
-                r#"<text class="label" x="4" y="{:.1}">{}</text>"#,
-                ty - above,
-                escape(&cut(&r.label, 40))
-            );
+            let _ =
+                write!(s, r#"<text class="label" x="4" y="{:.1}">{}</text>"#, ty - above, escape(&cut(&r.label, 40)));
         }
         if !r.sublabel.is_empty() {
             let _ = write!(
@@ -223,7 +217,8 @@ pub(super) fn svg(rows: &[Row], axis: &Axis, aria: &str) -> String {
             escape(&r.text)
         );
     }
-    let _ = write!(s, r#"<line class="axis" x1="{LEFT}" y1="{bottom:.1}" x2="{:.1}" y2="{bottom:.1}"/>"#, WIDTH - RIGHT);
+    let _ =
+        write!(s, r#"<line class="axis" x1="{LEFT}" y1="{bottom:.1}" x2="{:.1}" y2="{bottom:.1}"/>"#, WIDTH - RIGHT);
     s.push_str("</svg>");
     s
 }
@@ -271,7 +266,11 @@ mod tests {
 
     #[test]
     fn markup_is_escaped_and_markers_sit_inside_their_whiskers() {
-        let svg = svg(&[row(0.42, (0.40, 0.44))], &Axis { factor: 100.0, unit: " %", decimal_comma: false, zero: false }, "a");
+        let svg = svg(
+            &[row(0.42, (0.40, 0.44))],
+            &Axis { factor: 100.0, unit: " %", decimal_comma: false, zero: false },
+            "a",
+        );
         assert!(svg.contains("A &lt;b&gt;") && !svg.contains("<b>"), "{svg}");
         let number_after = |from: &str, attr: &str| -> f64 {
             let rest = &svg[svg.find(from).unwrap()..];

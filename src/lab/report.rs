@@ -353,7 +353,8 @@ impl Report {
                         by_metric.insert(m.id.clone(), Value::Object(entry));
                         o.insert(m.id.clone(), Value::Object(ab));
                     } else {
-                        let (mean, interval) = (pick(&|v| num(v.arms[0].value)), pick(&|v| ci(&v.arms[0], m.is_share())));
+                        let (mean, interval) =
+                            (pick(&|v| num(v.arms[0].value)), pick(&|v| ci(&v.arms[0], m.is_share())));
                         by_metric.insert(m.id.clone(), json!({"mean": mean, "ci95": interval}));
                         o.insert(m.id.clone(), mean);
                         o.insert(format!("{}_ci95", m.id), interval);

@@ -67,11 +67,7 @@ impl Shard {
         let number = |name: &str| -> Result<Option<u64>, LabError> {
             match var(name) {
                 None => Ok(None),
-                Some(v) => v
-                    .trim()
-                    .parse()
-                    .map(Some)
-                    .map_err(|_| bad(format!("{name} is '{v}', not a whole number"))),
+                Some(v) => v.trim().parse().map(Some).map_err(|_| bad(format!("{name} is '{v}', not a whole number"))),
             }
         };
         let (slurm, kubernetes) = (number(SLURM_INDEX_VAR)?, number(KUBERNETES_INDEX_VAR)?);
@@ -93,7 +89,9 @@ impl Shard {
             Some(n) => (n, SHARD_COUNT_VAR),
             None if from == SLURM_INDEX_VAR => {
                 let Some(n) = number("SLURM_ARRAY_TASK_COUNT")? else {
-                    return Err(bad(format!("{SLURM_INDEX_VAR} is set but neither {SHARD_COUNT_VAR} nor SLURM_ARRAY_TASK_COUNT")));
+                    return Err(bad(format!(
+                        "{SLURM_INDEX_VAR} is set but neither {SHARD_COUNT_VAR} nor SLURM_ARRAY_TASK_COUNT"
+                    )));
                 };
                 let (min, max) = (number("SLURM_ARRAY_TASK_MIN")?, number("SLURM_ARRAY_TASK_MAX")?);
                 if min.is_some_and(|m| m != 0) || max.is_some_and(|m| m.checked_add(1) != Some(n)) {
@@ -342,7 +340,8 @@ mod tests {
 
     fn env(vars: &[(&str, &str)]) -> Result<Shard, String> {
         let vars: Vec<(String, String)> = vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        Shard::from_spec("env", |k| vars.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone())).map_err(|e| e.to_string())
+        Shard::from_spec("env", |k| vars.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()))
+            .map_err(|e| e.to_string())
     }
 
     #[test]
