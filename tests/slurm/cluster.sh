@@ -12,6 +12,7 @@
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
+export PATH="$PATH:/usr/sbin:/sbin"   # munged, slurmctld and slurmd live in sbin
 microfut=${MICROFUT:-$repo/target/release/microfut}
 submit=$repo/tools/slurm/submit-lab
 deadline=$((SECONDS + ${SLURM_TEST_TIMEOUT:-600}))
