@@ -25,6 +25,9 @@ pub(super) fn tr(l: &Labels, lang: Lang) -> &str {
     }
 }
 
+/// A table row: the index of its scenario and its cells.
+pub(super) type TableRow = (usize, Vec<String>);
+
 /// One value of one metric in one scenario.
 #[derive(Debug, Clone)]
 pub struct ValueEstimate {
@@ -193,12 +196,12 @@ impl Report {
 
     /// The table: its header (with whether a column holds numbers) and its rows, each with the
     /// index of its scenario.
-    pub(super) fn table_rows(&self, lang: Lang) -> (Vec<(String, bool)>, Vec<(usize, Vec<String>)>) {
+    pub(super) fn table_rows(&self, lang: Lang) -> (Vec<(String, bool)>, Vec<TableRow>) {
         if self.ab() { self.long_rows(lang) } else { self.wide_rows(lang) }
     }
 
     /// One row per scenario, one column per metric value.
-    fn wide_rows(&self, lang: Lang) -> (Vec<(String, bool)>, Vec<(usize, Vec<String>)>) {
+    fn wide_rows(&self, lang: Lang) -> (Vec<(String, bool)>, Vec<TableRow>) {
         let cols = self.columns();
         let mut header = vec![(if lang == Lang::En { "scenario" } else { "cenário" }.to_string(), false)];
         header.extend(cols.iter().map(|(m, p)| (column_label(m, *p, lang), true)));
@@ -218,7 +221,7 @@ impl Report {
     }
 
     /// One row per scenario and metric value: both revisions and their difference.
-    fn long_rows(&self, lang: Lang) -> (Vec<(String, bool)>, Vec<(usize, Vec<String>)>) {
+    fn long_rows(&self, lang: Lang) -> (Vec<(String, bool)>, Vec<TableRow>) {
         let id = &self.identity;
         let b = id.against.as_ref().expect("A/B report");
         let (sc, me, di) = match lang {
