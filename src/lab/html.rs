@@ -433,12 +433,12 @@ impl Report {
                 let Some(d) = self.find(i, &m, p).and_then(|v| v.difference) else { continue };
                 let significant = d.excludes_zero();
                 let text = format!("{}{}", cell(&d, m.format, lang, true), if significant { " *" } else { "" });
-                let mut data = vec![
+                let mut attrs = vec![
                     ("metric", m.id.clone()),
                     ("part", p.map(|p| m.parts[p].id.clone()).unwrap_or_default()),
                     ("arm", "difference".to_string()),
                 ];
-                data.extend(self::data(&d, false));
+                attrs.extend(data(&d, false));
                 rows.push(Row {
                     label: self.scenario_cell(i, lang),
                     sublabel: String::new(),
@@ -455,7 +455,7 @@ impl Report {
                     text,
                     colour: if significant { PALETTE[0] } else { "#7a838c" },
                     hollow: !significant,
-                    data,
+                    data: attrs,
                     group_start: true,
                     scenario: s.id.clone(),
                 });

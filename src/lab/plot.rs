@@ -95,7 +95,15 @@ fn domain(rows: &[Row], zero: bool, factor: f64) -> (f64, f64, f64) {
         (lo, hi) = (lo - pad, hi + pad);
     }
     let step = nice_step(hi - lo, 5.0);
-    (libm::floor(lo / step) * step, libm::ceil(hi / step) * step, step)
+    let (mut lo, mut hi) = (libm::floor(lo / step) * step, libm::ceil(hi / step) * step);
+    // Zero as a reference must be seen: a step inside the frame, not on its edge.
+    if hi <= 0.0 {
+        hi += step;
+    }
+    if lo >= 0.0 {
+        lo -= step;
+    }
+    (lo, hi, step)
 }
 
 pub(super) fn escape(s: &str) -> String {
@@ -257,8 +265,14 @@ mod tests {
         let (lo, hi, step) = domain(&rows, false, 1.0);
         assert!(lo <= 0.29 && hi >= 0.44 && step > 0.0);
         assert!(hi - lo < 0.3, "zoomed on the data: [{lo}, {hi}]");
-        let (lo, _, _) = domain(&rows, true, 1.0);
-        assert_eq!(lo, 0.0);
+        let (lo, hi, step) = domain(&rows, true, 1.0);
+        assert!(lo < 0.0 && lo >= -step && hi >= 0.44, "zero a step inside: [{lo}, {hi}]");
+        // Differences all on one side: zero is still inside the frame, and its line is drawn.
+        let below = [row(-6.95, (-7.68, -6.22)), row(-4.54, (-5.23, -3.85))];
+        let (lo, hi, step) = domain(&below, true, 1.0);
+        assert!(lo <= -7.68 && hi > 0.0 && hi <= step, "[{lo}, {hi}]");
+        let forest = svg(&below, &Axis { factor: 1.0, unit: "", decimal_comma: false, zero: true }, "d");
+        assert!(forest.contains("class=\"zero\""), "{forest}");
         // A single point still gets an axis.
         let (lo, hi, _) = domain(&[row(0.0, (0.0, 0.0))], false, 100.0);
         assert!(lo < 0.0 && hi > 0.0 && hi <= 0.02, "[{lo}, {hi}]: one unit shown around it");

@@ -112,6 +112,21 @@ async function check(name, args, { minMarkers, differences }) {
       if (m.arm === 'difference') diffs += 1;
     }
     assert.equal(diffs > 0, differences, 'a forest plot of differences exactly in A/B runs');
+    // Every forest plot shows its reference: the dashed zero line, inside the frame.
+    const zeros = await page.$$eval('figure.difference', (figs) =>
+      figs.map((f) => {
+        const z = f.querySelector('line.zero');
+        const axis = f.querySelector('line.axis');
+        return {
+          metric: f.dataset.metric,
+          x: z ? Number(z.getAttribute('x1')) : null,
+          from: Number(axis.getAttribute('x1')),
+          to: Number(axis.getAttribute('x2')),
+        };
+      }));
+    for (const z of zeros) {
+      assert.ok(z.x !== null && z.from < z.x && z.x < z.to, `${z.metric}: zero line inside the forest plot`);
+    }
 
     // The table: each numeric cell is its JSON estimate.
     const cells = await page.$$eval('#results tbody tr', (rows) =>
