@@ -16,6 +16,7 @@ mod club;
 mod content;
 mod demo;
 mod lab;
+mod lab_report;
 pub mod matchday;
 mod odds;
 mod publish;
