@@ -168,9 +168,9 @@ fn apply(root: &mut Value, e: &Edit) {
         (3, _) => {
             let n = get_mut(root, &path);
             if let Some(x) = n.as_i64() {
-                *n = json!(if e.value % 2 == 0 { x.saturating_add(1) } else { x.saturating_sub(1) });
+                *n = json!(if e.value.is_multiple_of(2) { x.saturating_add(1) } else { x.saturating_sub(1) });
             } else if let Some(x) = n.as_f64() {
-                *n = json!(x * if e.value % 2 == 0 { 10.0 } else { -1.0 });
+                *n = json!(x * if e.value.is_multiple_of(2) { 10.0 } else { -1.0 });
             } else {
                 *n = nasty(e.value, &donor, e.walk.len());
             }

@@ -52,11 +52,16 @@ fn club_copy(dir: &Path, name: &str, edit: impl FnOnce(&mut Value)) -> PathBuf {
     path
 }
 
+/// A named way to break a file's text.
+type Breakage = (&'static str, fn(&str) -> String);
+/// A named edit of a JSON document.
+type Edit = (&'static str, fn(&mut Value));
+
 // ---- 1. publish and catalog.json ----
 
 #[test]
 fn publish_refuses_an_unreadable_catalog_and_writes_nothing() {
-    let breakages: [(&str, fn(&str) -> String); 4] = [
+    let breakages: [Breakage; 4] = [
         ("a merge-conflict marker", |t| format!("<<<<<<< HEAD\n{t}")),
         ("a duplicate key", |t| {
             t.replacen("\"ruleset\": \"microfut\",", "\"ruleset\": \"microfut\", \"ruleset\": \"microfut\",", 1)
@@ -259,7 +264,7 @@ fn lab_merge_checks_counts_and_sums() {
     }
     assert!(run(&["lab", "merge", s(&shard(0)), s(&shard(1))]).status.success());
     let original = fs::read(shard(0)).unwrap();
-    let edits: [(&str, fn(&mut Value)); 4] = [
+    let edits: [Edit; 4] = [
         ("/accumulators/0/n", |v| v["accumulators"][0]["n"] = json!(499)),
         ("/accumulators/0/values/0", |v| v["accumulators"][0]["values"][0] = json!("-555555527")),
         ("/accumulators/1/values/0", |v| v["accumulators"][1]["values"][0] = json!("999999999")),
@@ -421,7 +426,7 @@ fn a_budget_of_u64_max_is_exact() {
         let d = n.to_string();
         let mut out = String::new();
         for (i, c) in d.chars().enumerate() {
-            if i > 0 && (d.len() - i) % 3 == 0 {
+            if i > 0 && (d.len() - i).is_multiple_of(3) {
                 out.push(',');
             }
             out.push(c);

@@ -27,7 +27,7 @@ pub enum PublishError {
     )]
     CatalogUnusable { ruleset: String, version: String, problems: Vec<Diagnostic> },
     #[error("cannot publish {revision}: {source}; nothing was written")]
-    Engine { revision: String, source: super::CatalogError },
+    Engine { revision: String, source: Box<super::CatalogError> },
 }
 
 fn render(d: &[Diagnostic]) -> String {
@@ -80,7 +80,8 @@ pub fn publish(
         return Err(PublishError::Invalid { revision: rev.label(), diagnostics: problems });
     }
     // Published for an engine that cannot run it, it would be refused by every command.
-    super::check_engine(rev).map_err(|source| PublishError::Engine { revision: rev.label(), source })?;
+    super::check_engine(rev)
+        .map_err(|source| PublishError::Engine { revision: rev.label(), source: Box::new(source) })?;
 
     // Mark published, then fingerprint what will be on disk.
     let mut manifest_doc = rev.documents["manifest.json"].clone();
