@@ -75,8 +75,8 @@ fn words(lang: Lang) -> &'static Words {
 pub fn run(content: Option<&Path>, args: PlayArgs) -> CliResult {
     let catalog = load_catalog(content)?;
     let rules = rules_for(&catalog, args.revision.as_deref()).map_err(CliError::input)?;
-    let home = load_club(&catalog, &args.home)?;
-    let away = load_club(&catalog, &args.away)?;
+    let home = load_club(&catalog, &args.home, &rules.rs)?;
+    let away = load_club(&catalog, &args.away, &rules.rs)?;
     let side = side_index(&args.side)
         .ok_or_else(|| CliError::input(format!("--side {}: expected home or away", args.side)))?;
     let seed = args.seed.unwrap_or_else(|| {
