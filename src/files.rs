@@ -90,6 +90,11 @@ impl Plan {
         Plan::new(&[(what, path)], &[])
     }
 
+    /// What names each planned output (`--out`, `the sheet`), in the order `write` takes them.
+    pub fn outputs(&self) -> impl Iterator<Item = &str> {
+        self.targets.iter().map(|t| t.what.as_str())
+    }
+
     pub fn is_empty(&self) -> bool {
         self.targets.is_empty()
     }

@@ -52,11 +52,15 @@ fn club_copy(dir: &Path, name: &str, edit: impl FnOnce(&mut Value)) -> PathBuf {
     path
 }
 
+/// A named way to break a file's text.
+type Breakage = (&'static str, fn(&str) -> String);
+/// A named edit of a JSON document.
+type Edit = (&'static str, fn(&mut Value));
+
 // ---- 1. publish and catalog.json ----
 
 #[test]
 fn publish_refuses_an_unreadable_catalog_and_writes_nothing() {
-    type Breakage = (&'static str, fn(&str) -> String);
     let breakages: [Breakage; 4] = [
         ("a merge-conflict marker", |t| format!("<<<<<<< HEAD\n{t}")),
         ("a duplicate key", |t| {
@@ -260,7 +264,6 @@ fn lab_merge_checks_counts_and_sums() {
     }
     assert!(run(&["lab", "merge", s(&shard(0)), s(&shard(1))]).status.success());
     let original = fs::read(shard(0)).unwrap();
-    type Edit = (&'static str, fn(&mut Value));
     let edits: [Edit; 4] = [
         ("/accumulators/0/n", |v| v["accumulators"][0]["n"] = json!(499)),
         ("/accumulators/0/values/0", |v| v["accumulators"][0]["values"][0] = json!("-555555527")),

@@ -16,6 +16,7 @@ pub mod log;
 mod movement;
 mod npc;
 mod positioning;
+pub mod projection;
 pub mod setup;
 mod simulator;
 pub mod state;
@@ -144,6 +145,8 @@ pub struct Match {
     /// The first evaluation that met a non-finite value: (pipeline, part, round). Estimates take
     /// `&self`, hence the cell.
     fault: std::cell::Cell<Option<(usize, crate::pipeline::Part, u32)>>,
+    /// The tests rolled since the current round began (front ends show the dice; see `projection`).
+    rolls: Vec<projection::RollRecord>,
 }
 
 impl Match {
@@ -214,6 +217,7 @@ impl Match {
             adapted: None,
             exact_angles: false,
             fault: std::cell::Cell::new(None),
+            rolls: Vec::with_capacity(16),
             rules,
         };
         m.log_ids = m
@@ -411,6 +415,7 @@ impl Match {
     /// Steps 1–3 up to the decision: restarts, who has the ball, positioning tests, candidates.
     fn begin_round(&mut self) -> Option<usize> {
         self.duel_cache.clear();
+        self.rolls.clear();
         if let Ball::Dead(r) = self.state.ball_state {
             self.take_restart(r);
         }
@@ -602,6 +607,7 @@ impl Match {
     fn test(&mut self, p: usize, pipe: usize) -> (Resolution, Roll) {
         let r = self.estimate(p, pipe);
         let roll = r.roll(&mut self.dice, &self.rules.rs.pipelines[pipe]);
+        self.journal(p, pipe, &r, roll);
         (r, roll)
     }
 

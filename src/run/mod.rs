@@ -2,6 +2,8 @@
 //! fingerprint, engine version, seed, both squads as they started, every human intent) and what
 //! happened (events, a state hash after every round) — and bit-exact replay.
 
+pub mod resume;
+
 use crate::catalog::{Catalog, CatalogError, ENGINE_VERSION, Status};
 use crate::club::Club;
 use crate::engine::{self, EngineError, Event, Match, Options, RecordedIntent, Rules, Step, TeamStats};
