@@ -20,6 +20,10 @@ pub enum Kind {
 }
 
 impl Kind {
+    fn article(self) -> &'static str {
+        if self == Kind::Attack { "an" } else { "a" }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Kind::Move => "move",
@@ -236,7 +240,7 @@ pub fn classify(
     };
     match claimed {
         Some(c) if c != kind => {
-            Err(format!("{from} → {to} is a {}, not a {}", kind.name(), c.name()))
+            Err(format!("{from} → {to} is {} {}, not {} {}", kind.article(), kind.name(), c.article(), c.name()))
         }
         _ => Ok(kind),
     }
