@@ -101,49 +101,59 @@ pub fn each(board: &Board, side: Side, rules: &Actions, mut f: impl FnMut(Action
     let attack = rules.attack;
     let carrier_attack = rules.attack && rules.carrier_attacks;
     let n = board.n();
+    let last = i32::from(n) + 1;
+    let cols: u32 = ((1u32 << n) - 1) << 1;
+    // A row's squares as masks (bit c for column c): free, opponents', own. Off the field: none,
+    // so columns 0 and n + 1 and rows beyond the goal areas need no separate test.
+    let masks = |row: i32| -> (u32, u32, u32) {
+        if row < 0 || row > last {
+            return (0, 0, 0);
+        }
+        let (own, opp) = (board.row_mask(side, row as u8), board.row_mask(other, row as u8));
+        (cols & !(own | opp), opp, own)
+    };
     for r in 0..=n + 1 {
         let mut m = board.row_mask(side, r);
+        if m == 0 {
+            continue;
+        }
+        let ri = i32::from(r);
+        let (free1, opp1, own1) = masks(ri + fw);
+        let (free2, opp2, _) = masks(ri + 2 * fw);
         while m != 0 {
             let c = m.trailing_zeros() as u8;
             m &= m - 1;
             let from = Square::new(r, c);
             let has_ball = carrier && from == ball;
-            let (ri, ci) = (i32::from(r), i32::from(c));
-            for dc in -1..=1 {
-                let (tr, tc) = (ri + fw, ci + dc);
-                if !board.on_field(tr, tc) {
-                    continue;
-                }
-                let to = Square::new(tr as u8, tc as u8);
-                let kind = if board.free(tr, tc) {
+            for dc in -1i32..=1 {
+                let tc = i32::from(c) + dc;
+                let bit = 1u32 << tc;
+                let kind = if free1 & bit != 0 {
                     Some(Kind::Move)
-                } else if board.has(other, tr, tc) {
+                } else if opp1 & bit != 0 {
                     (dc != 0 && if has_ball { carrier_attack } else { attack }).then_some(Kind::Attack)
-                } else {
+                } else if own1 & bit != 0 {
                     (has_ball && rules.pass).then_some(Kind::Pass)
+                } else {
+                    None
                 };
                 if let Some(kind) = kind
-                    && !f(Action::new(kind, from, to))
+                    && !f(Action::new(kind, from, Square::new((ri + fw) as u8, tc as u8)))
                 {
                     return false;
                 }
                 if has_ball {
                     continue;
                 }
-                let ur = ri + 2 * fw;
-                if !board.on_field(ur, tc) {
-                    continue;
-                }
-                let to = Square::new(ur as u8, tc as u8);
-                let kind = if board.free(ur, tc) {
+                let kind = if free2 & bit != 0 {
                     rules.two_step_move.then_some(Kind::Move)
-                } else if board.has(other, ur, tc) {
+                } else if opp2 & bit != 0 {
                     rules.suicide_attack.then_some(Kind::Suicide)
                 } else {
                     None
                 };
                 if let Some(kind) = kind
-                    && !f(Action::new(kind, from, to))
+                    && !f(Action::new(kind, from, Square::new((ri + 2 * fw) as u8, tc as u8)))
                 {
                     return false;
                 }
