@@ -16,4 +16,5 @@ pub mod ruleset;
 pub mod run;
 pub mod sheet;
 pub mod space;
+pub mod space_web;
 pub mod trilha;

@@ -36,6 +36,18 @@ pub enum SpaceCommand {
     Replay(ReplayArgs),
     /// Run a built-in bot speaking the protocol on stdin/stdout (what @NAME starts).
     Bot(BotArgs),
+    /// Serve the battlefield page (play a built-in bot by clicking, step through recorded
+    /// matches) and its API under /api/v1/space/.
+    Serve(ServeArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ServeArgs {
+    /// Address to listen on (loopback unless told otherwise; port 0 picks a free one).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub bind: std::net::SocketAddr,
+    #[arg(long)]
+    pub revision: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -210,6 +222,10 @@ pub fn run(content: Option<&Path>, args: SpaceArgs) -> CliResult {
         SpaceCommand::Championship(a) => play_championship(content, a),
         SpaceCommand::Replay(a) => replay(content, a),
         SpaceCommand::Bot(a) => bot(content, a),
+        SpaceCommand::Serve(a) => {
+            let rules = rules(content, a.revision.as_deref())?;
+            crate::space_web::serve(rules, a.bind).map_err(CliError::input)
+        }
     }
 }
 

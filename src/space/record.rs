@@ -133,7 +133,8 @@ pub fn replay(catalog: &Catalog, record: &MatchRecord) -> Result<Verdict, Replay
     Ok(check(&rules, board, record))
 }
 
-fn check(rules: &Rules, mut board: Board, record: &MatchRecord) -> Verdict {
+/// Replays a record on already compiled rules (the caller checked they are the pinned ones).
+pub fn check(rules: &Rules, mut board: Board, record: &MatchRecord) -> Verdict {
     let acts = &rules.actions;
     let mut to_move = Side::White;
     let mut ended: Option<(Option<Side>, Victory)> = None;
