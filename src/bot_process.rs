@@ -203,8 +203,11 @@ impl BotProcess {
         }
         let mut child = cmd.spawn()?;
         let pgid = child.id() as libc::pid_t;
-        let (stdin, stdout, stderr) =
-            (child.stdin.take().expect("piped"), child.stdout.take().expect("piped"), child.stderr.take().expect("piped"));
+        let (stdin, stdout, stderr) = (
+            child.stdin.take().expect("piped"),
+            child.stdout.take().expect("piped"),
+            child.stderr.take().expect("piped"),
+        );
         let mut bot = BotProcess {
             child,
             pgid,
@@ -334,9 +337,7 @@ impl BotProcess {
                 }
                 Err(_) => {
                     let how = self.ended(Duration::from_millis(100));
-                    return Err(ReadFailure::Closed(
-                        how.unwrap_or_else(|| "it closed its standard input".into()),
-                    ));
+                    return Err(ReadFailure::Closed(how.unwrap_or_else(|| "it closed its standard input".into())));
                 }
             }
         }

@@ -12,7 +12,13 @@ fn won(winner: Side, v: Victory) -> Outcome {
 }
 
 fn invalid(side: Side) -> Outcome {
-    Outcome::new(&rules(), Some(side.other()), Victory::OpponentInvalid, Some((side, Fault::new(Reason::Timeout, "late"))), 7)
+    Outcome::new(
+        &rules(),
+        Some(side.other()),
+        Victory::OpponentInvalid,
+        Some((side, Fault::new(Reason::Timeout, "late"))),
+        7,
+    )
 }
 
 fn draw() -> Outcome {

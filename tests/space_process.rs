@@ -88,11 +88,7 @@ fn a_bot_and_its_helper_that_ignore_sigterm_are_killed_at_the_end() {
     let (_t, dir) = scratch();
     let pidfile = dir.join("child.pid");
     // The shell ignores SIGTERM and so does everything it starts; the helper sleeps forever.
-    let cmd = format!(
-        "trap '' TERM; (sleep 1000; true) & echo $! > {}; exec {}",
-        pidfile.display(),
-        builtin("random")
-    );
+    let cmd = format!("trap '' TERM; (sleep 1000; true) & echo $! > {}; exec {}", pidfile.display(), builtin("random"));
     let (f, pgid) = against_greedy(&cmd, Duration::from_secs(5));
     assert!(f.outcome.valid[0], "{:?}", f.outcome);
     let helper = read_pid(&pidfile);
@@ -122,11 +118,13 @@ fn a_line_that_is_not_an_answer_is_malformed() {
     assert!(x.detail.starts_with("malformed JSON at line 1 column 1"), "{}", x.detail);
     assert_eq!(x.answer.as_deref(), Some("move forward please"));
     assert!(group_empty(pgid));
-    let (f, _) = against_greedy(r#"read l; echo '{"from":[1,1],"to":[2,1],"why":"x"}'; sleep 1000"#, Duration::from_secs(5));
+    let (f, _) =
+        against_greedy(r#"read l; echo '{"from":[1,1],"to":[2,1],"why":"x"}'; sleep 1000"#, Duration::from_secs(5));
     let x = fault(&f);
     assert_eq!(x.reason, Reason::Malformed);
     assert!(x.detail.contains("unknown field `why`"), "{}", x.detail);
-    let (f, _) = against_greedy(r#"read l; echo '{"from":[1,1],"from":[1,2],"to":[2,1]}'; sleep 1000"#, Duration::from_secs(5));
+    let (f, _) =
+        against_greedy(r#"read l; echo '{"from":[1,1],"from":[1,2],"to":[2,1]}'; sleep 1000"#, Duration::from_secs(5));
     assert!(fault(&f).detail.contains("twice"), "{}", fault(&f).detail);
 }
 
@@ -152,7 +150,8 @@ fn a_command_that_does_not_exist_crashes() {
 fn a_line_longer_than_the_limit_is_an_output_limit() {
     let r = rules();
     assert_eq!(r.championship.limits.line_bytes, 65536);
-    let (f, pgid) = against_greedy("read l; head -c 100000 /dev/zero | tr '\\0' x; echo; sleep 1000", Duration::from_secs(5));
+    let (f, pgid) =
+        against_greedy("read l; head -c 100000 /dev/zero | tr '\\0' x; echo; sleep 1000", Duration::from_secs(5));
     let x = fault(&f);
     assert_eq!(x.reason, Reason::OutputLimit);
     assert_eq!(x.detail, "a line longer than 65536 bytes");
@@ -162,7 +161,8 @@ fn a_line_longer_than_the_limit_is_an_output_limit() {
 
 #[test]
 fn an_illegal_answer_is_illegal_action_with_the_line_kept() {
-    let (f, pgid) = against_greedy(r#"while read l; do echo '{"from":[3,3],"to":[2,3]}'; done"#, Duration::from_secs(5));
+    let (f, pgid) =
+        against_greedy(r#"while read l; do echo '{"from":[3,3],"to":[2,3]}'; done"#, Duration::from_secs(5));
     let x = fault(&f);
     assert_eq!(x.reason, Reason::IllegalAction);
     assert_eq!(x.answer.as_deref(), Some(r#"{"from":[3,3],"to":[2,3]}"#));
@@ -224,9 +224,15 @@ fn a_bot_is_frozen_while_its_opponent_thinks() {
     let argv = [exe(), "space", "bot", "greedy", "--revision", VERSION].map(Into::into).to_vec();
     let mut w = ProcessBot::start(&Program::Argv(argv), limits(&r), r.actions);
     let pid = w.pgid().unwrap();
-    let mut b = Watcher { pid, states: Vec::new(), inner: Builtin::new(BotKind::Greedy, &r, Dice::new(1), Thinking::Nodes) };
+    let mut b =
+        Watcher { pid, states: Vec::new(), inner: Builtin::new(BotKind::Greedy, &r, Dice::new(1), Thinking::Nodes) };
     let players: [&mut dyn Player; 2] = [&mut w, &mut b];
-    let f = referee::play(&r, start_board(), players, &referee::Options { time_limit: Duration::from_secs(5), record: true });
+    let f = referee::play(
+        &r,
+        start_board(),
+        players,
+        &referee::Options { time_limit: Duration::from_secs(5), record: true },
+    );
     assert!(f.outcome.valid[0]);
     assert!(!b.states.is_empty());
     assert!(b.states.iter().all(|&s| s == 'T'), "white's states during black's turns: {:?}", b.states);

@@ -190,7 +190,8 @@ fn a_recorded_illegal_answer_must_be_illegal() {
     let mut black = Scripted::new(vec![]);
     let players: [&mut dyn Player; 2] = [&mut white, &mut black];
     let r = rules();
-    let f = referee::play(&r, b.clone(), players, &referee::Options { time_limit: Duration::from_secs(1), record: true });
+    let f =
+        referee::play(&r, b.clone(), players, &referee::Options { time_limit: Duration::from_secs(1), record: true });
     let rec = MatchRecord::new(&r, None, &b, entrants(), 1000, &f);
     assert!(matches!(record::replay(catalog(), &rec).unwrap(), Verdict::Identical(_)));
     let mut legal = rec.clone();

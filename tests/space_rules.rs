@@ -79,10 +79,7 @@ fn the_field_has_edges() {
             act(Move, (1, 5), (3, 5)),
         ])
     );
-    assert_eq!(
-        classify(&b, Side::White, &r.actions, sq(1, 5), sq(2, 6), None).unwrap_err(),
-        "(2, 6) is off the field"
-    );
+    assert_eq!(classify(&b, Side::White, &r.actions, sq(1, 5), sq(2, 6), None).unwrap_err(), "(2, 6) is off the field");
 }
 
 #[test]
@@ -378,7 +375,8 @@ fn under_the_course_rules_a_side_with_a_robot_always_has_an_action() {
 #[test]
 fn a_side_with_no_action_passes_and_when_neither_can_act_it_is_a_draw() {
     let mut r = rules();
-    r.actions = Actions { two_step_move: false, attack: false, carrier_attacks: false, suicide_attack: false, pass: true };
+    r.actions =
+        Actions { two_step_move: false, attack: false, carrier_attacks: false, suicide_attack: false, pass: true };
     let b = board(
         "
         = = = =
@@ -463,7 +461,10 @@ fn a_fault_of_any_kind_gives_the_opponent_the_invalid_opponent_points() {
         let players: [&mut dyn Player; 2] = [&mut white, &mut black];
         let opts = referee::Options { time_limit: Duration::from_secs(1), record: false };
         let o = referee::play(&r, b.clone(), players, &opts).outcome;
-        assert_eq!((o.winner, o.victory, o.points, o.valid), (Some(Side::White), Victory::OpponentInvalid, [3, 0], [true, false]));
+        assert_eq!(
+            (o.winner, o.victory, o.points, o.valid),
+            (Some(Side::White), Victory::OpponentInvalid, [3, 0], [true, false])
+        );
         assert_eq!(o.reasons[&Side::Black].reason, reason);
         assert_eq!(serde_json::to_value(&o).unwrap()["reasons"]["black"]["reason"], reason.name());
     }
@@ -488,8 +489,14 @@ fn answers_are_refused_with_their_reason() {
     assert_eq!(refuse((1, 1), (2, 1), None), "no robot of yours on (1, 1)");
     assert_eq!(refuse((4, 3), (3, 3), None), "(4, 3) holds a black robot, not one of yours");
     assert_eq!(refuse((2, 2), (2, 3), None), "(2, 2) → (2, 3) does not go forward: robots never move back or sideways");
-    assert_eq!(refuse((2, 2), (5, 2), None), "(5, 2) is out of reach from (2, 2): one or two rows ahead, at most one column aside");
-    assert_eq!(refuse((2, 2), (3, 4), None), "(3, 4) is out of reach from (2, 2): one or two rows ahead, at most one column aside");
+    assert_eq!(
+        refuse((2, 2), (5, 2), None),
+        "(5, 2) is out of reach from (2, 2): one or two rows ahead, at most one column aside"
+    );
+    assert_eq!(
+        refuse((2, 2), (3, 4), None),
+        "(3, 4) is out of reach from (2, 2): one or two rows ahead, at most one column aside"
+    );
     assert_eq!(refuse((2, 2), (3, 2), Some(Attack)), "(2, 2) → (3, 2) is a move, not an attack");
     assert_eq!(refuse((2, 2), (4, 3), Some(Move)), "(2, 2) → (4, 3) is a suicide, not a move");
     // The kind may be left out, and the board decides it.

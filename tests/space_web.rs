@@ -14,7 +14,13 @@ fn app() -> axum::Router {
     microfut::space_web::router(space_support::rules())
 }
 
-async fn call(app: &axum::Router, method: &str, uri: &str, body: Option<Value>, token: Option<&str>) -> (StatusCode, Value) {
+async fn call(
+    app: &axum::Router,
+    method: &str,
+    uri: &str,
+    body: Option<Value>,
+    token: Option<&str>,
+) -> (StatusCode, Value) {
     let mut req = Request::builder().method(method).uri(uri);
     if body.is_some() {
         req = req.header("content-type", "application/json");
@@ -36,7 +42,14 @@ fn refusal(v: &Value) -> (&str, &str) {
 #[tokio::test]
 async fn a_person_plays_a_bot_with_the_token_to_the_end_and_the_record_replays() {
     let app = app();
-    let (s, g) = call(&app, "POST", "/api/v1/space/games", Some(json!({"seed": 5, "n": 7, "human": "black", "bot": "greedy"})), None).await;
+    let (s, g) = call(
+        &app,
+        "POST",
+        "/api/v1/space/games",
+        Some(json!({"seed": 5, "n": 7, "human": "black", "bot": "greedy"})),
+        None,
+    )
+    .await;
     assert_eq!(s, StatusCode::CREATED, "{g}");
     let (id, token) = (g["id"].as_str().unwrap().to_string(), g["token"].as_str().unwrap().to_string());
     // The bot (white) opened; the person's legal actions all go down the rows (black).
@@ -119,13 +132,55 @@ async fn bad_input_is_a_4xx_naming_the_field() {
         ("GET", "/api/v1/space/board?seed=x", None, StatusCode::UNPROCESSABLE_ENTITY, "seed"),
         ("GET", "/api/v1/space/board", None, StatusCode::UNPROCESSABLE_ENTITY, "seed"),
         ("GET", "/api/v1/space/board?seed=1&colour=red", None, StatusCode::UNPROCESSABLE_ENTITY, "colour"),
-        ("POST", "/api/v1/space/games", Some(json!({"seed": 1, "human": "green", "bot": "greedy"})), StatusCode::UNPROCESSABLE_ENTITY, "/human"),
-        ("POST", "/api/v1/space/games", Some(json!({"seed": 1, "human": "white", "bot": "deep"})), StatusCode::UNPROCESSABLE_ENTITY, "/bot"),
-        ("POST", "/api/v1/space/games", Some(json!({"seed": 1, "n": 300, "human": "white", "bot": "greedy"})), StatusCode::UNPROCESSABLE_ENTITY, "/n"),
-        ("POST", "/api/v1/space/games", Some(json!({"seed": -1, "human": "white", "bot": "greedy"})), StatusCode::UNPROCESSABLE_ENTITY, "/seed"),
-        ("POST", "/api/v1/space/games", Some(json!({"seed": 1, "human": "white", "bot": "greedy", "extra": 1})), StatusCode::UNPROCESSABLE_ENTITY, "/extra"),
-        ("POST", "/api/v1/space/matches", Some(json!({"white": "greedy", "black": "nobody", "seed": 1})), StatusCode::UNPROCESSABLE_ENTITY, "/black"),
-        ("POST", "/api/v1/space/replay", Some(json!({"format": "space-match/1"})), StatusCode::UNPROCESSABLE_ENTITY, ""),
+        (
+            "POST",
+            "/api/v1/space/games",
+            Some(json!({"seed": 1, "human": "green", "bot": "greedy"})),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "/human",
+        ),
+        (
+            "POST",
+            "/api/v1/space/games",
+            Some(json!({"seed": 1, "human": "white", "bot": "deep"})),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "/bot",
+        ),
+        (
+            "POST",
+            "/api/v1/space/games",
+            Some(json!({"seed": 1, "n": 300, "human": "white", "bot": "greedy"})),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "/n",
+        ),
+        (
+            "POST",
+            "/api/v1/space/games",
+            Some(json!({"seed": -1, "human": "white", "bot": "greedy"})),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "/seed",
+        ),
+        (
+            "POST",
+            "/api/v1/space/games",
+            Some(json!({"seed": 1, "human": "white", "bot": "greedy", "extra": 1})),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "/extra",
+        ),
+        (
+            "POST",
+            "/api/v1/space/matches",
+            Some(json!({"white": "greedy", "black": "nobody", "seed": 1})),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "/black",
+        ),
+        (
+            "POST",
+            "/api/v1/space/replay",
+            Some(json!({"format": "space-match/1"})),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "",
+        ),
         ("GET", "/api/v1/space/games/nope", None, StatusCode::NOT_FOUND, "id"),
         ("GET", "/api/v1/space/nothing", None, StatusCode::NOT_FOUND, "path"),
     ];
@@ -135,7 +190,12 @@ async fn bad_input_is_a_4xx_naming_the_field() {
         assert_eq!(refusal(&e).1, field, "{method} {uri} {body:?}: {e}");
     }
     // Not JSON at all, and JSON under the wrong media type.
-    let req = Request::builder().method("POST").uri("/api/v1/space/games").header("content-type", "application/json").body(Body::from("{")).unwrap();
+    let req = Request::builder()
+        .method("POST")
+        .uri("/api/v1/space/games")
+        .header("content-type", "application/json")
+        .body(Body::from("{"))
+        .unwrap();
     assert_eq!(app.clone().oneshot(req).await.unwrap().status(), StatusCode::UNPROCESSABLE_ENTITY);
     let req = Request::builder().method("POST").uri("/api/v1/space/games").body(Body::from("{}")).unwrap();
     assert_eq!(app.clone().oneshot(req).await.unwrap().status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);

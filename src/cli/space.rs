@@ -188,7 +188,12 @@ fn rules(content: Option<&Path>, version: Option<&str>) -> Result<Rules, CliErro
     let catalog = space_catalog(content)?;
     let rev = catalog.revision("space", version).map_err(CliError::input)?;
     compile(rev).map_err(|d| {
-        CliError::input(format!("{} has {} content error(s), first: {}; run `microfut validate`", rev.label(), d.len(), d[0]))
+        CliError::input(format!(
+            "{} has {} content error(s), first: {}; run `microfut validate`",
+            rev.label(),
+            d.len(),
+            d[0]
+        ))
     })
 }
 
@@ -282,7 +287,10 @@ fn play_match(content: Option<&Path>, a: MatchArgs) -> CliResult {
         &rules,
         if a.board.is_some() { None } else { a.seed },
         &start,
-        [Entrant { name: "white".into(), command: a.white.clone() }, Entrant { name: "black".into(), command: a.black.clone() }],
+        [
+            Entrant { name: "white".into(), command: a.white.clone() },
+            Entrant { name: "black".into(), command: a.black.clone() },
+        ],
         time_limit.as_millis() as u64,
         &finished,
     );
@@ -339,9 +347,8 @@ fn summary(o: &Outcome) -> String {
 }
 
 fn parse_entry(spec: &str, content: Option<&Path>, rules: &Rules) -> Result<Entry, CliError> {
-    let (name, cmd) = spec
-        .split_once('=')
-        .ok_or_else(|| CliError::input(format!("--bot '{spec}': expected NAME=COMMAND")))?;
+    let (name, cmd) =
+        spec.split_once('=').ok_or_else(|| CliError::input(format!("--bot '{spec}': expected NAME=COMMAND")))?;
     let name = name.trim();
     if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || "_-.".contains(c)) {
         return Err(CliError::input(format!("--bot '{spec}': a name is letters, digits, '_', '-' or '.'")));
@@ -387,7 +394,8 @@ fn play_championship(content: Option<&Path>, a: ChampionshipArgs) -> CliResult {
     } else {
         let b = ProgressBar::with_draw_target(Some(fixtures.len() as u64), ProgressDrawTarget::stderr());
         b.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} matches · {elapsed} · eta {eta}").expect("valid template"),
+            ProgressStyle::with_template("{bar:40} {pos}/{len} matches · {elapsed} · eta {eta}")
+                .expect("valid template"),
         );
         b
     };
@@ -491,7 +499,10 @@ fn play_championship(content: Option<&Path>, a: ChampionshipArgs) -> CliResult {
         outln!("");
     }
     if c > 1 {
-        outln!("Final grade over {c} championships (P = Σ grade/10, Min = {})", c as f64 * rules.championship.final_grade.min_share);
+        outln!(
+            "Final grade over {c} championships (P = Σ grade/10, Min = {})",
+            c as f64 * rules.championship.final_grade.min_share
+        );
         outln!("| bot | P | final grade |\n|---|---|---|");
         let mut order: Vec<&FinalGrade> = finals.iter().collect();
         order.sort_by(|x, y| y.grade.total_cmp(&x.grade).then(x.bot.cmp(&y.bot)));
@@ -518,8 +529,10 @@ fn standing_json(s: &Standing, entries: &[Entry]) -> Value {
 }
 
 fn csv(entries: &[Entry], tables: &[Vec<Standing>], finals: &[FinalGrade]) -> String {
-    let mut s = String::from("scope,bot,points,matches,wins,draws,losses,valid_matches,valid_share,group,grade,total\n");
-    let quote = |t: &str| if t.contains([',', '"', '\n']) { format!("\"{}\"", t.replace('"', "\"\"")) } else { t.to_string() };
+    let mut s =
+        String::from("scope,bot,points,matches,wins,draws,losses,valid_matches,valid_share,group,grade,total\n");
+    let quote =
+        |t: &str| if t.contains([',', '"', '\n']) { format!("\"{}\"", t.replace('"', "\"\"")) } else { t.to_string() };
     for (ci, t) in tables.iter().enumerate() {
         for st in t {
             s.push_str(&format!(
@@ -545,11 +558,13 @@ fn csv(entries: &[Entry], tables: &[Vec<Standing>], finals: &[FinalGrade]) -> St
 }
 
 fn replay(content: Option<&Path>, a: ReplayArgs) -> CliResult {
-    let bytes = std::fs::read(&a.record).map_err(|e| CliError::input(format!("cannot read {}: {e}", a.record.display())))?;
+    let bytes =
+        std::fs::read(&a.record).map_err(|e| CliError::input(format!("cannot read {}: {e}", a.record.display())))?;
     let rec: MatchRecord = crate::catalog::from_json(&bytes)
         .map_err(|e| CliError::input(format!("{}: {}", a.record.display(), crate::catalog::describe_json_error(&e))))?;
     let catalog = space_catalog(content)?;
-    let verdict = record::replay(&catalog, &rec).map_err(|e| CliError::input(format!("{}: {e}", a.record.display())))?;
+    let verdict =
+        record::replay(&catalog, &rec).map_err(|e| CliError::input(format!("{}: {e}", a.record.display())))?;
     match verdict {
         Verdict::Identical(o) => {
             if a.json {
@@ -577,7 +592,8 @@ fn bot(content: Option<&Path>, a: BotArgs) -> CliResult {
         BotName::Greedy => BotKind::Greedy,
         BotName::Search => BotKind::Search,
     };
-    let mut me = Builtin::new(kind, &rules, Dice::derived(a.seed, b"space/bot/random"), Thinking::Clock).with_nodes(a.nodes);
+    let mut me =
+        Builtin::new(kind, &rules, Dice::derived(a.seed, b"space/bot/random"), Thinking::Clock).with_nodes(a.nodes);
     let stdin = std::io::stdin();
     let mut stdout = std::io::stdout().lock();
     for (i, line) in stdin.lock().lines().enumerate() {
@@ -586,7 +602,8 @@ fn bot(content: Option<&Path>, a: BotArgs) -> CliResult {
             continue;
         }
         let at = |why: String| CliError::input(format!("standard input line {}: {why}", i + 1));
-        let turn: TurnLine = crate::catalog::from_json(line.as_bytes()).map_err(|e| at(crate::catalog::describe_json_error(&e)))?;
+        let turn: TurnLine =
+            crate::catalog::from_json(line.as_bytes()).map_err(|e| at(crate::catalog::describe_json_error(&e)))?;
         let view = Board::from_json(&turn.board).map_err(|e| at(format!("board: {e}")))?;
         me.set_actions(turn.actions);
         if !moves::has_legal(&view, Side::White, &turn.actions) {

@@ -226,7 +226,8 @@ impl Board {
     /// colours swapped. Mirroring twice gives the board back.
     pub fn mirrored(&self) -> Board {
         let n = self.n;
-        let mut out = Board { n, occ: [[0; ROWS]; 2], counts: [self.counts[1], self.counts[0]], ball: self.ball.mirrored(n) };
+        let mut out =
+            Board { n, occ: [[0; ROWS]; 2], counts: [self.counts[1], self.counts[0]], ball: self.ball.mirrored(n) };
         // Column c goes to n + 1 - c: reversing 32 bits sends c to 31 - c, then shift by 30 - n.
         let shift = 30 - u32::from(n);
         for r in 0..=usize::from(n) + 1 {

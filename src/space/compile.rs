@@ -119,9 +119,9 @@ impl Scope for NScope {
 
 /// A formula of n compiled, or a diagnostic at its pointer.
 fn formula(file: &str, pointer: &str, text: &str, out: &mut Vec<Diagnostic>) -> Option<expr::Compiled> {
-    let compiled = expr::parse(text).map_err(|e| e.to_string()).and_then(|ast| {
-        expr::compile(&ast, &NScope).map_err(|e| e.to_string())
-    });
+    let compiled = expr::parse(text)
+        .map_err(|e| e.to_string())
+        .and_then(|ast| expr::compile(&ast, &NScope).map_err(|e| e.to_string()));
     match compiled {
         Ok(c) => Some(c),
         Err(e) => {
@@ -200,7 +200,10 @@ pub fn compile(rev: &Revision) -> Result<Rules, Vec<Diagnostic>> {
             } else if bf > bt || bt > n64 {
                 bad("/board/black_rows", format!("black's rows {bf}..{bt} must be a non-empty span up to row n = {n}"));
             } else if rmin < 1 || rmin > rmax {
-                bad("/board/robots_per_side", format!("the robots per side {rmin}..{rmax} must be a non-empty range from 1"));
+                bad(
+                    "/board/robots_per_side",
+                    format!("the robots per side {rmin}..{rmax} must be a non-empty range from 1"),
+                );
             } else {
                 let room = n64 * (wt - wf + 1).min(bt - bf + 1);
                 if rmax > room {

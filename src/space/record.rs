@@ -123,7 +123,8 @@ pub fn pinned_rules(catalog: &Catalog, record: &MatchRecord) -> Result<Rules, Re
         return Err(ReplayError::Format(format!("ruleset '{}', expected 'space'", record.ruleset)));
     }
     let rev = catalog.pinned("space", &record.revision, &record.fingerprint)?;
-    compile(rev).map_err(|d| ReplayError::Compile(format!("{} has {} content error(s), first: {}", rev.label(), d.len(), d[0])))
+    compile(rev)
+        .map_err(|d| ReplayError::Compile(format!("{} has {} content error(s), first: {}", rev.label(), d.len(), d[0])))
 }
 
 /// Replays a record on its pinned revision.
@@ -163,7 +164,11 @@ pub fn check(rules: &Rules, mut board: Board, record: &MatchRecord) -> Verdict {
             ));
         }
         if p.side != to_move {
-            return Verdict::Differs(format!("action {k} is {}'s, but it was {}'s turn", p.side.name(), to_move.name()));
+            return Verdict::Differs(format!(
+                "action {k} is {}'s, but it was {}'s turn",
+                p.side.name(),
+                to_move.name()
+            ));
         }
         let a = p.action;
         if let Err(why) = moves::classify(&board, to_move, acts, a.from, a.to, Some(a.kind)) {
@@ -178,7 +183,10 @@ pub fn check(rules: &Rules, mut board: Board, record: &MatchRecord) -> Verdict {
     let fault = record.result.reasons.iter().next().map(|(s, f)| (*s, f.clone()));
     let outcome = match (ended, fault) {
         (Some(_), Some((side, _))) => {
-            return Verdict::Differs(format!("the match was won on the board, yet {} is recorded as invalid", side.name()));
+            return Verdict::Differs(format!(
+                "the match was won on the board, yet {} is recorded as invalid",
+                side.name()
+            ));
         }
         (Some((w, v)), None) => Outcome::new(rules, w, v, None, n),
         (None, fault) => {
@@ -211,7 +219,10 @@ pub fn check(rules: &Rules, mut board: Board, record: &MatchRecord) -> Verdict {
                     let a = match parse_answer(line.as_bytes()) {
                         Ok(a) => a,
                         Err(why) => {
-                            return Verdict::Differs(format!("{}'s recorded answer is not an answer: {why}", side.name()));
+                            return Verdict::Differs(format!(
+                                "{}'s recorded answer is not an answer: {why}",
+                                side.name()
+                            ));
                         }
                     };
                     let (from, to) = match side {
@@ -232,7 +243,11 @@ pub fn check(rules: &Rules, mut board: Board, record: &MatchRecord) -> Verdict {
     };
     if outcome != record.result {
         let show = |o: &Outcome| serde_json::to_string(o).expect("serialises");
-        return Verdict::Differs(format!("the outcome is {}, but the record says {}", show(&outcome), show(&record.result)));
+        return Verdict::Differs(format!(
+            "the outcome is {}, but the record says {}",
+            show(&outcome),
+            show(&record.result)
+        ));
     }
     Verdict::Identical(outcome)
 }

@@ -122,7 +122,13 @@ pub struct Outcome {
 
 impl Outcome {
     /// The outcome of a finished match: points by the revision, validity from the faults.
-    pub fn new(rules: &Rules, winner: Option<Side>, victory: Victory, fault: Option<(Side, Fault)>, actions: u32) -> Outcome {
+    pub fn new(
+        rules: &Rules,
+        winner: Option<Side>,
+        victory: Victory,
+        fault: Option<(Side, Fault)>,
+        actions: u32,
+    ) -> Outcome {
         let p = &rules.points;
         let points = match (winner, victory) {
             (None, _) => [p.draw, p.draw],
@@ -187,7 +193,15 @@ pub fn play(rules: &Rules, mut board: Board, players: [&mut dyn Player; 2], opts
         let ask = Ask { view, turn: actions + 1, time_limit: opts.time_limit, colour: to_move };
         let answer = match players[to_move.index()].act(&ask) {
             Ok(a) => a,
-            Err(f) => break Outcome::new(rules, Some(to_move.other()), Victory::OpponentInvalid, Some((to_move, f)), actions),
+            Err(f) => {
+                break Outcome::new(
+                    rules,
+                    Some(to_move.other()),
+                    Victory::OpponentInvalid,
+                    Some((to_move, f)),
+                    actions,
+                );
+            }
         };
         let (from, to) = match to_move {
             Side::White => (answer.from, answer.to),
@@ -201,7 +215,13 @@ pub fn play(rules: &Rules, mut board: Board, players: [&mut dyn Player; 2], opts
                     let shown = Action::new(answer.kind.unwrap_or(Kind::Move), answer.from, answer.to);
                     serde_json::to_string(&shown).expect("serialises")
                 }));
-                break Outcome::new(rules, Some(to_move.other()), Victory::OpponentInvalid, Some((to_move, f)), actions);
+                break Outcome::new(
+                    rules,
+                    Some(to_move.other()),
+                    Victory::OpponentInvalid,
+                    Some((to_move, f)),
+                    actions,
+                );
             }
         };
         let action = Action::new(kind, from, to);

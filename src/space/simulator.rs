@@ -68,7 +68,14 @@ impl Simulator for SpaceSimulator {
             parts,
         };
         vec![
-            m("points_per_match", "pontos por partida", "points per match", 2, Format::Number, vec![a.clone(), b.clone()]),
+            m(
+                "points_per_match",
+                "pontos por partida",
+                "points per match",
+                2,
+                Format::Number,
+                vec![a.clone(), b.clone()],
+            ),
             m(
                 "result",
                 "resultado",
@@ -112,8 +119,7 @@ impl Simulator for SpaceSimulator {
             };
             let mut a = make(self.bots[0], "a");
             let mut b = make(self.bots[1], "b");
-            let players: [&mut dyn Player; 2] =
-                if a_side == Side::White { [&mut a, &mut b] } else { [&mut b, &mut a] };
+            let players: [&mut dyn Player; 2] = if a_side == Side::White { [&mut a, &mut b] } else { [&mut b, &mut a] };
             let o = referee::play(rules, board.clone(), players, &opts).outcome;
             let b_side = a_side.other();
             out[0] += i64::from(o.points[a_side.index()]);

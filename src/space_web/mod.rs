@@ -159,7 +159,12 @@ impl Games {
     fn get(&self, id: &str) -> ApiResult<&Game> {
         match self.by_id.get(id) {
             Some(g) => Ok(g),
-            None if self.busy.contains(id) => Err(ApiError::new(StatusCode::CONFLICT, "busy", format!("game {id} is playing an action: ask again"), Some("id"))),
+            None if self.busy.contains(id) => Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "busy",
+                format!("game {id} is playing an action: ask again"),
+                Some("id"),
+            )),
             None => Err(ApiError::new(StatusCode::NOT_FOUND, "not_found", format!("no game {id}"), Some("id"))),
         }
     }
@@ -225,7 +230,14 @@ impl Game {
         let person = Entrant { name: "person".into(), command: "battlefield page".into() };
         let entrants = if self.human == Side::White { [person, bot] } else { [bot, person] };
         let finished = Finished { outcome, log: self.log.clone(), stderr: [None, None] };
-        Some(MatchRecord::new(rules, Some(self.seed), &self.start, entrants, rules.championship.time_limit_ms, &finished))
+        Some(MatchRecord::new(
+            rules,
+            Some(self.seed),
+            &self.start,
+            entrants,
+            rules.championship.time_limit_ms,
+            &finished,
+        ))
     }
 
     /// Plays the bot's turns (and passes) until the person has an action or the game is over.
@@ -357,19 +369,36 @@ async fn get_game(State(s): State<Shared>, Path(id): Path<String>) -> ApiResult<
     Ok(axum::Json(g.get(&id)?.view(&id, &s.rules)))
 }
 
-async fn act(State(s): State<Shared>, Path(id): Path<String>, headers: HeaderMap, bytes: Bytes) -> ApiResult<impl IntoResponse> {
+async fn act(
+    State(s): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> ApiResult<impl IntoResponse> {
     let token = headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "))
-        .ok_or_else(|| ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized", "this needs the game's token: Authorization: Bearer <token>", Some("authorization")))?
+        .ok_or_else(|| {
+            ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "unauthorized",
+                "this needs the game's token: Authorization: Bearer <token>",
+                Some("authorization"),
+            )
+        })?
         .to_string();
     let req: Move = body(&headers, &bytes)?;
     let mut game = {
         let mut g = s.games.lock().expect("no handler panics");
         let game = g.get(&id)?;
         if game.token != token {
-            return Err(ApiError::new(StatusCode::FORBIDDEN, "forbidden", "not this game's token", Some("authorization")));
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "forbidden",
+                "not this game's token",
+                Some("authorization"),
+            ));
         }
         if game.outcome.is_some() {
             return Err(ApiError::new(StatusCode::CONFLICT, "game_over", "the game is over", None));
@@ -398,7 +427,9 @@ async fn act(State(s): State<Shared>, Path(id): Path<String>, headers: HeaderMap
                     game = g;
                     Ok(())
                 }
-                Err(e) => return Err(ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", e.to_string(), None)),
+                Err(e) => {
+                    return Err(ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", e.to_string(), None));
+                }
             }
         }
     };
@@ -423,8 +454,16 @@ async fn new_match(State(s): State<Shared>, headers: HeaderMap, bytes: Bytes) ->
         let time_limit = Duration::from_millis(r.championship.time_limit_ms);
         let f = referee::play(r, start.clone(), players, &referee::Options { time_limit, record: true });
         let entrant = |k: BotKind| Entrant { name: k.name().into(), command: format!("@{}", k.name()) };
-        let rec = MatchRecord::new(r, Some(req.seed), &start, [entrant(kinds[0]), entrant(kinds[1])], time_limit.as_millis() as u64, &f);
-        let frames: Vec<BoardJson> = record::positions(r, &rec).expect("a match just played is legal").iter().map(Board::to_json).collect();
+        let rec = MatchRecord::new(
+            r,
+            Some(req.seed),
+            &start,
+            [entrant(kinds[0]), entrant(kinds[1])],
+            time_limit.as_millis() as u64,
+            &f,
+        );
+        let frames: Vec<BoardJson> =
+            record::positions(r, &rec).expect("a match just played is legal").iter().map(Board::to_json).collect();
         json!({"record": rec, "frames": frames})
     })
     .await
@@ -445,7 +484,10 @@ async fn replay(State(s): State<Shared>, headers: HeaderMap, bytes: Bytes) -> Ap
     if rec.revision != s.rules.version || rec.fingerprint != s.rules.fingerprint {
         return Err(ApiError::invalid(
             "/fingerprint",
-            format!("the record was made with space {} ({}); this server plays {} ({})", rec.revision, rec.fingerprint, s.rules.version, s.rules.fingerprint),
+            format!(
+                "the record was made with space {} ({}); this server plays {} ({})",
+                rec.revision, rec.fingerprint, s.rules.version, s.rules.fingerprint
+            ),
         ));
     }
     let start = Board::from_json(&rec.board).map_err(|e| ApiError::invalid("/board", e))?;
@@ -502,14 +544,20 @@ pub fn serve(rules: Rules, bind: std::net::SocketAddr) -> Result<(), String> {
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
     rt.block_on(async move {
-        let listener = tokio::net::TcpListener::bind(bind).await.map_err(|e| format!("cannot listen on {bind}: {e}"))?;
+        let listener =
+            tokio::net::TcpListener::bind(bind).await.map_err(|e| format!("cannot listen on {bind}: {e}"))?;
         let addr = listener.local_addr().map_err(|e| e.to_string())?;
         println!("listening on http://{addr}/space/");
         let app = router(rules)
             .route("/", get(|| async { Redirect::temporary("/space/") }))
             .fallback(|uri: axum::http::Uri| async move { api_not_found(uri).await })
             .method_not_allowed_fallback(|m: axum::http::Method, uri: axum::http::Uri| async move {
-                ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed", format!("{m} is not allowed on {}", uri.path()), Some("method"))
+                ApiError::new(
+                    StatusCode::METHOD_NOT_ALLOWED,
+                    "method_not_allowed",
+                    format!("{m} is not allowed on {}", uri.path()),
+                    Some("method"),
+                )
             });
         axum::serve(listener, app)
             .with_graceful_shutdown(async {

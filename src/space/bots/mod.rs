@@ -104,7 +104,11 @@ impl Builtin {
                     Thinking::Nodes => search::Budget { max_depth: self.search.max_depth, nodes, deadline: None },
                     Thinking::Clock => search::Budget {
                         max_depth: self.search.max_depth,
-                        nodes: nodes.saturating_mul(if self.nodes.is_some() { 1 } else { self.search.process_node_factor }),
+                        nodes: nodes.saturating_mul(if self.nodes.is_some() {
+                            1
+                        } else {
+                            self.search.process_node_factor
+                        }),
                         deadline: Some(Instant::now() + time_limit.mul_f64(self.search.time_share)),
                     },
                 };

@@ -83,7 +83,7 @@ impl Searcher<'_> {
             true
         });
         // Stable: equal keys keep generation order, so the search is deterministic.
-        list.sort_by(|x, y| y.0.cmp(&x.0));
+        list.sort_by_key(|x| std::cmp::Reverse(x.0));
         self.lists[ply] = list;
     }
 
@@ -137,7 +137,7 @@ pub fn search(b: &Board, side: Side, acts: &Actions, w: &Evaluation, budget: &Bu
         root.push((order_key(b, side, &a), a));
         true
     });
-    root.sort_by(|x, y| y.0.cmp(&x.0));
+    root.sort_by_key(|x| std::cmp::Reverse(x.0));
     assert!(!root.is_empty(), "search asked for a side with no action");
     let mut found = Found { action: root[0].1, score: 0.0, depth: 0, nodes: 0 };
     for depth in 1..=budget.max_depth {
