@@ -4,6 +4,7 @@
 //! `pipeline` (resolution with contributions) → higher layers. See ARCHITECTURE.md.
 
 pub mod api;
+pub mod bot_process;
 pub mod catalog;
 pub mod cli;
 pub mod club;
@@ -16,5 +17,7 @@ pub mod pipeline;
 pub mod ruleset;
 pub mod run;
 pub mod sheet;
+pub mod space;
+pub mod space_web;
 pub mod store;
 pub mod trilha;

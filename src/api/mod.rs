@@ -88,6 +88,8 @@ async fn method_not_allowed(method: axum::http::Method, uri: axum::http::Uri) ->
 /// Opens the store and serves until interrupted. Prints `listening on http://ADDR` once bound.
 pub fn serve(catalog: Catalog, bind: SocketAddr, db: &std::path::Path) -> Result<(), String> {
     let store = Store::open(db).map_err(|e| e.to_string())?;
+    // Space Football's battlefield rides along when the catalog holds a playable revision of it.
+    let space = catalog.revision("space", None).ok().and_then(|r| crate::space::compile(r).ok());
     let runs = Arc::new(Runs::new(Arc::new(catalog), Arc::new(store)));
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -98,7 +100,11 @@ pub fn serve(catalog: Catalog, bind: SocketAddr, db: &std::path::Path) -> Result
             tokio::net::TcpListener::bind(bind).await.map_err(|e| format!("cannot listen on {bind}: {e}"))?;
         let addr = listener.local_addr().map_err(|e| e.to_string())?;
         println!("listening on http://{addr}/  (run store {})", db.display());
-        let app = app(default_areas(runs));
+        let mut app = app(default_areas(runs));
+        if let Some(rules) = space {
+            app = crate::space_web::router(rules).merge(app);
+            println!("Space Football's battlefield: http://{addr}/space/");
+        }
         axum::serve(listener, app)
             .with_graceful_shutdown(async {
                 let _ = tokio::signal::ctrl_c().await;

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Rulesets with a lab simulator.
-const SIMULATED: &[&str] = &["microfut", "trilha"];
+const SIMULATED: &[&str] = &["microfut", "space", "trilha"];
 
 #[derive(Debug, clap::Args)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
@@ -43,6 +43,10 @@ pub struct LabArgs {
     /// Microfut: the away club (a club file or a sample club id).
     #[arg(long)]
     pub away: Option<String>,
+    /// Space Football: the two built-in bots (random, greedy, search), each playing both colours on
+    /// every board (default: the revision's lab.bots).
+    #[arg(long, value_name = "A,B", value_delimiter = ',', num_args = 1..)]
+    pub bots: Vec<String>,
     /// Print JSON instead of the table.
     #[arg(long, conflicts_with = "shard")]
     pub json: bool,
@@ -145,7 +149,31 @@ pub fn run(content: Option<&Path>, args: LabArgs) -> CliResult {
         "trilha" if args.home.is_some() || args.away.is_some() => {
             Err(CliError::input("--home and --away choose Microfut clubs; trilha has no clubs"))
         }
+        "trilha" | "microfut" if !args.bots.is_empty() => {
+            Err(CliError::input(format!("--bots chooses Space Football's bots; {ruleset} has none")))
+        }
         "trilha" => run_with(&TrilhaSimulator, &catalog, content, args, &[]),
+        "space" if args.home.is_some() || args.away.is_some() => {
+            Err(CliError::input("--home and --away choose Microfut clubs; space plays bots (--bots A,B)"))
+        }
+        "space" => {
+            let bots = match args.bots.as_slice() {
+                [] => {
+                    let rev = catalog.revision("space", args.revision.as_deref()).map_err(CliError::input)?;
+                    let rules = crate::space::compile(rev).map_err(|d| {
+                        CliError::input(format!("{} has {} content error(s), first: {}", rev.label(), d.len(), d[0]))
+                    })?;
+                    rules.lab_bots.clone()
+                }
+                [a, b] => [a.clone(), b.clone()],
+                other => {
+                    return Err(CliError::input(format!("--bots takes two bots (A,B), got {}", other.len())));
+                }
+            };
+            let parse = |s: &str| crate::space::bots::BotKind::parse(s.trim()).map_err(CliError::input);
+            let bots = [parse(&bots[0])?, parse(&bots[1])?];
+            run_with(&crate::space::SpaceSimulator { bots }, &catalog, content, args, &[])
+        }
         "microfut" => {
             let rules = crate::run::rules_for(&catalog, args.revision.as_deref()).map_err(CliError::input)?;
             // By default two equal clubs: the revision's reference club against itself.
@@ -341,6 +369,35 @@ fn progress_bar(total: u64, quiet: bool, unit: &str) -> ProgressBar {
         .expect("valid template");
     bar.set_style(style);
     bar
+}
+
+/// Refuses, before any work, an output file whose folder does not exist.
+pub(super) fn check_writable(path: &Path) -> CliResult {
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    if !dir.is_dir() {
+        return Err(CliError::input(format!(
+            "cannot write {}: folder {} does not exist",
+            path.display(),
+            dir.display()
+        )));
+    }
+    if path.is_dir() {
+        return Err(CliError::input(format!("cannot write {}: it is a folder", path.display())));
+    }
+    Ok(())
+}
+
+/// Writes through a temporary file and a rename: a failed or interrupted command leaves no
+/// partial file behind.
+pub(super) fn write_atomically(path: &Path, text: &str) -> CliResult {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    let fail = |e: std::io::Error| CliError::input(format!("cannot write {}: {e}", path.display()));
+    std::fs::write(&tmp, text).map_err(fail)?;
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        fail(e)
+    })
 }
 
 fn calibrate(content: Option<&Path>, args: CalibrateArgs) -> CliResult {

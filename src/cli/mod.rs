@@ -25,6 +25,7 @@ mod render;
 mod resolve;
 mod serve;
 pub mod sheet;
+mod space;
 mod trilha;
 mod validate;
 
@@ -63,6 +64,8 @@ pub enum Command {
     Lab(lab::LabArgs),
     /// Trilha do Mandacaru tools: the printable board.
     Trilha(trilha::TrilhaArgs),
+    /// Space Football: boards, matches between bot processes, championships and grades, replays, built-in bots.
+    Space(space::SpaceArgs),
     /// Show a player sheet: RES practical, characteristics, skills, the itemised XP ledger, the age cap and the band.
     Sheet(sheet::SheetArgs),
     /// Award raw XP to a sheet's channels: applied XP, support XP, levels bought under the age cap.
@@ -138,6 +141,7 @@ pub fn run(cli: Cli) -> CliResult {
         Command::Replay(a) => matchday::run_replay(content, a),
         Command::Lab(a) => lab::run(content, a),
         Command::Trilha(a) => trilha::run(content, a),
+        Command::Space(a) => space::run(content, a),
         Command::Sheet(a) => sheet::run_sheet(content, a),
         Command::Train(a) => sheet::run_train(content, a),
         Command::Age(a) => sheet::run_age(content, a),
