@@ -165,7 +165,7 @@ fn a_replay_catches_an_edited_record() {
     let mut fp = rec.clone();
     fp.fingerprint = "sha256:00".into();
     let err = record::replay(catalog(), &fp).unwrap_err().to_string();
-    assert!(err.contains("the content changed since"), "{err}");
+    assert!(err.contains("changed since the run was made"), "{err}");
 }
 
 #[test]
