@@ -126,6 +126,7 @@ pub fn human(s: &Shown, lang: Lang) -> String {
         .map(|c| {
             let amount = match c.op {
                 "mul" => format!("×{}", trim(c.amount)),
+                "set" => format!("={}", trim(c.amount)),
                 _ if c.kind == "base" => trim(c.amount),
                 _ => signed(c.amount),
             };

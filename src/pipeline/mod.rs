@@ -169,6 +169,9 @@ impl Pipeline {
             trace.push(Entry { part: Part::Base, amount: base, input, after: v });
         }
         for (i, m) in self.modifiers.iter().enumerate() {
+            if let Some(r) = self.running_local {
+                locals[r] = v;
+            }
             let a = if keeps(m) {
                 locals[m.local]
             } else {
@@ -179,6 +182,7 @@ impl Pipeline {
             v = match m.op {
                 Op::Add => v + a,
                 Op::Mul => v * a,
+                Op::Set => a,
             };
             if TRACE {
                 let input = m.probe.as_ref().map(|p| p.eval(&Frame { inputs: iv, locals }));
