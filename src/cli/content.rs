@@ -43,6 +43,7 @@ fn ruleset_check(rev: &Revision) -> Vec<Diagnostic> {
             out
         }
         "trilha" => crate::trilha::compile(rev).err().unwrap_or_default(),
+        "effects" => crate::effects::compile(rev).err().unwrap_or_default(),
         other => vec![Diagnostic::new(rev.file("manifest.json"), "/id", format!("no compiler for ruleset '{other}'"))],
     }
 }

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Rulesets with a lab simulator.
-const SIMULATED: &[&str] = &["microfut", "trilha"];
+const SIMULATED: &[&str] = &["effects", "microfut", "trilha"];
 
 #[derive(Debug, clap::Args)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
@@ -137,6 +137,10 @@ pub fn run(content: Option<&Path>, args: LabArgs) -> CliResult {
             Err(CliError::input("--home and --away choose Microfut clubs; trilha has no clubs"))
         }
         "trilha" => run_with(&TrilhaSimulator, &catalog, args),
+        "effects" if args.home.is_some() || args.away.is_some() => {
+            Err(CliError::input("--home and --away choose Microfut clubs; effects plays every mode's journey"))
+        }
+        "effects" => run_with(&crate::effects::JourneySimulator, &catalog, args),
         "microfut" => {
             // By default two equal clubs: the revision's reference club against itself.
             let reference = || -> Result<String, CliError> {

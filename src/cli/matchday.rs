@@ -214,6 +214,9 @@ fn table(m: &Match, s: &[TeamStats; 2]) -> String {
 pub fn run_replay(content: Option<&Path>, args: ReplayArgs) -> CliResult {
     let bytes =
         std::fs::read(&args.run).map_err(|e| CliError::input(format!("cannot read {}: {e}", args.run.display())))?;
+    if crate::effects::record::JourneyRecord::claims(&bytes) {
+        return super::effects::replay_file(content, &args.run);
+    }
     let record = RunRecord::parse(&bytes).map_err(|e| CliError::input(format!("{}: {e}", args.run.display())))?;
     let catalog = load_catalog(content)?;
     let rules = pinned_rules(&catalog, &record)

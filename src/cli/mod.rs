@@ -15,6 +15,7 @@ macro_rules! outln {
 mod club;
 mod content;
 mod demo;
+mod effects;
 mod lab;
 pub(crate) mod matchday;
 mod odds;
@@ -68,6 +69,8 @@ pub enum Command {
     Age(sheet::AgeArgs),
     /// Validate or generate clubs.
     Club(club::ClubArgs),
+    /// World 1 and its effect-resolution policy: resolve an effect, play or replay a journey, read attributes.
+    Effects(effects::EffectsArgs),
 }
 
 /// A failure with its exit code.
@@ -130,6 +133,7 @@ pub fn run(cli: Cli) -> CliResult {
         Command::Train(a) => sheet::run_train(content, a),
         Command::Age(a) => sheet::run_age(content, a),
         Command::Club(a) => club::run(content, a),
+        Command::Effects(a) => effects::run(content, a),
     }
 }
 

@@ -9,7 +9,7 @@ pub fn num(x: f64) -> Value {
     if x.fract() == 0.0 && x.abs() < 9.0e15 { json!(x as i64) } else { json!(x) }
 }
 
-fn signed(x: f64) -> String {
+pub fn signed(x: f64) -> String {
     let s = trim(x);
     if x > 0.0 { format!("+{s}") } else { s }
 }

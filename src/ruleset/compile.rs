@@ -716,6 +716,15 @@ struct Reads {
 
 impl Reads {
     /// The slots the stage depends on, directly or through the named values it reads.
+    /// The slots read directly or through the given named values (the pipeline's `let`s).
+    fn direct(&self, local_deps: &[Vec<usize>], lets: &[usize]) -> Vec<usize> {
+        let mut all = self.inputs.clone();
+        for l in self.locals.iter().filter(|l| lets.contains(l)) {
+            all.extend(local_deps.get(*l).into_iter().flatten());
+        }
+        all.into_iter().collect()
+    }
+
     fn depends_on(&self, local_deps: &[Vec<usize>]) -> Vec<usize> {
         let mut all = self.inputs.clone();
         for &l in &self.locals {
@@ -848,6 +857,7 @@ fn compile_pipeline(
     }
 
     let mut lets = Vec::new();
+    let mut let_slots: Vec<usize> = Vec::new();
     for (i, l) in p.lets.iter().enumerate() {
         let lp = format!("{ptr}/let/{i}");
         let scope = PipelineScope { env, locals: &locals };
@@ -855,6 +865,7 @@ fn compile_pipeline(
         let compiled = compile_expr(&l.expr, file, &format!("{lp}/expr"), &scope, &mut r, out, "", false);
         let slot = claim_local(&l.id, &format!("{lp}/id"), &mut locals, out);
         let depends_on = r.depends_on(&local_deps);
+        let_slots.push(slot);
         reads.extend(r.inputs);
         local_deps.resize(slot + 1, Vec::new());
         local_deps[slot] = depends_on.clone();
@@ -867,6 +878,7 @@ fn compile_pipeline(
                 probe: None,
                 table: None,
                 local: slot,
+                reads: depends_on.clone(),
                 depends_on,
                 source: format!("{file}#{lp}"),
             });
@@ -901,6 +913,7 @@ fn compile_pipeline(
         |mut s: Stage, r: Reads, pointer: &str, locals: &mut Vec<String>, out: &mut Vec<Diagnostic>| {
             s.local = claim_local(&s.id.clone(), pointer, locals, out);
             s.depends_on = r.depends_on(&local_deps);
+            s.reads = r.direct(&local_deps, &let_slots);
             reads.extend(r.inputs);
             local_deps.resize(s.local + 1, Vec::new());
             local_deps[s.local] = s.depends_on.clone();
@@ -1055,6 +1068,7 @@ fn stage(
                 table: None,
                 local: 0,
                 depends_on: Vec::new(),
+                reads: Vec::new(),
                 source: format!("{file}#{pointer}"),
             })
         }
@@ -1088,6 +1102,7 @@ fn stage(
                 table: Some(t.clone()),
                 local: 0,
                 depends_on: Vec::new(),
+                reads: Vec::new(),
                 source: format!("{file}#{pointer}"),
             })
         }

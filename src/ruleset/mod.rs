@@ -127,6 +127,10 @@ pub struct Stage {
     /// Vocabulary slots the stage's amount depends on, directly or through the named values it
     /// reads; sorted. Lets [`Pipeline::resolve_each`] evaluate the other stages once.
     pub depends_on: Vec<usize>,
+    /// Vocabulary slots the stage reads itself or through the pipeline's `let`s — not through
+    /// other stages' amounts or `running`; sorted. What a stage looks at, for checks of which
+    /// stage may read what (an effect policy's buckets).
+    pub reads: Vec<usize>,
     /// `file#pointer` of the stage in content.
     pub source: String,
 }
