@@ -570,17 +570,17 @@ fn journey(content: Option<&Path>, args: JourneyArgs) -> CliResult {
         .collect();
     out!("{}", align_all(&header, &rows));
     outln!(
-        "{}: {} {} {}, {} {}",
+        "{} {}: {} {} {}, {} {}",
         if pt { "jornada" } else { "journey" },
-        if victory {
-            if pt { "vencida" } else { "won" }
-        } else if pt {
-            "perdida"
-        } else {
-            "lost"
+        match (victory, pt) {
+            (true, false) => "won",
+            (true, true) => "vencida",
+            (false, false) => "lost",
+            (false, true) => "perdida",
         },
         run.encounters_won(),
-        if pt { "encontros vencidos" } else { "encounters won" },
+        if pt { "de" } else { "of" },
+        run.journey().steps.len(),
         run.sequence(),
         if pt { "comandos" } else { "commands" }
     );
