@@ -172,8 +172,12 @@ pub fn compile(rev: &Revision) -> Result<World, Vec<Diagnostic>> {
     let cards = one::<CardsDoc>(rev, CARDS_SCHEMA, &mut cx.out);
     let policies = one::<PoliciesDoc>(rev, POLICIES_SCHEMA, &mut cx.out);
     let modes = one::<ModesDoc>(rev, MODES_SCHEMA, &mut cx.out);
-    let (Some((world_file, world)), Some((cards_file, cards)), Some((policies_file, policies)), Some((modes_file, modes))) =
-        (world, cards, policies, modes)
+    let (
+        Some((world_file, world)),
+        Some((cards_file, cards)),
+        Some((policies_file, policies)),
+        Some((modes_file, modes)),
+    ) = (world, cards, policies, modes)
     else {
         return Err(finish(cx.out));
     };
@@ -187,14 +191,14 @@ pub fn compile(rev: &Revision) -> Result<World, Vec<Diagnostic>> {
     let hero = hero(&mut cx, &world_file, &world, &attributes, &cards, &relics);
     let encounters = encounters(&mut cx, &world_file, &world, &attributes, &enemies);
     let journeys = journeys(&mut cx, &world_file, &world, &encounters, &cards, &relics);
-    let policies: Vec<Policy> = policies
+    let (policies, complete): (Vec<Policy>, Vec<bool>) = policies
         .policies
         .iter()
         .enumerate()
         .filter_map(|(i, p)| policy(&mut cx, &policies_file, i, p, &attributes))
-        .collect();
+        .unzip();
     let modes = modes_of(&mut cx, &modes_file, &modes, &policies, &journeys, &attributes);
-    overrides(&mut cx, &policies, &modes, &cards, &enemies, &statuses);
+    overrides(&mut cx, &policies, &complete, &modes, &cards, &enemies, &statuses);
 
     if !cx.out.is_empty() {
         return Err(finish(cx.out));
@@ -422,22 +426,25 @@ fn effects(cx: &mut Ctx, refs: &Refs, file: &str, base: &str, docs: &[EffectDoc]
     out
 }
 
-fn components(
-    cx: &mut Ctx,
-    file: &str,
-    base: &str,
-    docs: &[ComponentDoc],
-    effect_ids: &[&str],
-) -> Vec<Override> {
+fn components(cx: &mut Ctx, file: &str, base: &str, docs: &[ComponentDoc], effect_ids: &[&str]) -> Vec<Override> {
     let mut out = Vec::new();
     for (i, c) in docs.iter().enumerate() {
         let p = format!("{base}/components/{i}");
         if let Some(e) = &c.effect_id
             && !effect_ids.contains(&e.as_str())
         {
-            cx.error(file, format!("{p}/effectId"), format!("no effect '{e}' here (effects: {})", effect_ids.join(", ")));
+            cx.error(
+                file,
+                format!("{p}/effectId"),
+                format!("no effect '{e}' here (effects: {})", effect_ids.join(", ")),
+            );
         }
-        out.push(Override::from_doc(&c.rule, c.effect_id.clone(), c.component_id.clone(), at(file, &format!("{p}/rule"))));
+        out.push(Override::from_doc(
+            &c.rule,
+            c.effect_id.clone(),
+            c.component_id.clone(),
+            at(file, &format!("{p}/rule")),
+        ));
     }
     out
 }
@@ -657,7 +664,12 @@ fn journeys(
                         Some(c) if !c.upgrades.contains_key(&u.upgrade) => cx.error(
                             file,
                             format!("{rp}/upgrade/upgrade"),
-                            format!("card '{}' has no upgrade '{}'{}", u.card, u.upgrade, hint(&u.upgrade, c.upgrades.keys())),
+                            format!(
+                                "card '{}' has no upgrade '{}'{}",
+                                u.card,
+                                u.upgrade,
+                                hint(&u.upgrade, c.upgrades.keys())
+                            ),
                         ),
                         Some(_) => {}
                     }
@@ -665,7 +677,11 @@ fn journeys(
                 }
                 if let Some(rl) = &r.relic {
                     if !relics.contains_key(rl) {
-                        cx.error(file, format!("{rp}/relic"), format!("unknown relic '{rl}'{}", hint(rl, relics.keys())));
+                        cx.error(
+                            file,
+                            format!("{rp}/relic"),
+                            format!("unknown relic '{rl}'{}", hint(rl, relics.keys())),
+                        );
                     }
                     rewards.push(Reward::Relic(rl.clone()));
                 }
@@ -697,7 +713,7 @@ fn policy(
     index: usize,
     p: &PolicyDoc,
     attrs: &BTreeMap<String, AttributeDecl>,
-) -> Option<Policy> {
+) -> Option<(Policy, bool)> {
     let before = cx.out.len();
     let base = format!("/policies/{index}");
     let amount_input = cx.var(file, &format!("{base}/amountInput"), &p.amount_input);
@@ -785,7 +801,11 @@ fn policy(
             Some(f) if f.arguments.len() != 1 => cx.error(
                 file,
                 format!("{cp}/tiersFormula"),
-                format!("formula {} takes {} arguments; the tiers formula takes the chance only", f.id, f.arguments.len()),
+                format!(
+                    "formula {} takes {} arguments; the tiers formula takes the chance only",
+                    f.id,
+                    f.arguments.len()
+                ),
             ),
             Some(_) => {}
         }
@@ -849,10 +869,11 @@ fn policy(
             }
         }
         let amount = cx.pipeline(file, &format!("{rp}/amountPipelineId"), &r.amount_pipeline_id);
-        let non_critical =
-            r.non_critical_pipeline_id.as_ref().and_then(|id| cx.pipeline(file, &format!("{rp}/nonCriticalPipelineId"), id));
-        let critical_input =
-            r.critical_input.as_ref().and_then(|v| cx.var(file, &format!("{rp}/criticalInput"), v));
+        let non_critical = r
+            .non_critical_pipeline_id
+            .as_ref()
+            .and_then(|id| cx.pipeline(file, &format!("{rp}/nonCriticalPipelineId"), id));
+        let critical_input = r.critical_input.as_ref().and_then(|v| cx.var(file, &format!("{rp}/criticalInput"), v));
         if let (Some(a), Some(stage)) = (amount, &r.critical_stage_id) {
             let ap = &cx.rs.pipelines[a];
             match ap.modifiers.iter().find(|m| m.id == *stage) {
@@ -868,7 +889,10 @@ fn policy(
                         cx.error(
                             file,
                             format!("{rp}/criticalInput"),
-                            format!("the critical stage '{stage}' of '{}' does not read '{}'", ap.id, cx.rs.vars[slot].id),
+                            format!(
+                                "the critical stage '{stage}' of '{}' does not read '{}'",
+                                ap.id, cx.rs.vars[slot].id
+                            ),
                         );
                     }
                 }
@@ -1017,7 +1041,11 @@ fn policy(
             || a.transform.display_scale == 0.0
             || !a.transform.display_offset.is_finite()
         {
-            cx.error(file, format!("{ap}/transform"), "displayScale must be a finite number other than 0, displayOffset finite");
+            cx.error(
+                file,
+                format!("{ap}/transform"),
+                "displayScale must be a finite number other than 0, displayOffset finite",
+            );
         }
         let Some(pi) = cx.pipeline(file, &format!("{ap}/pipelineId"), &a.pipeline_id) else { continue };
         if let Some(ps) = providers {
@@ -1066,9 +1094,10 @@ fn policy(
         }
     }
 
-    if cx.out.len() > before {
-        return None;
-    }
+    // A policy with problems is still returned (without the rules that failed) so that the
+    // override checks run on what did compile and every problem is reported at once; the
+    // revision is refused anyway, as its diagnostics are not empty.
+    let complete = cx.out.len() == before;
     let mut pipelines = serde_json::Map::new();
     for pi in rule_pipelines.iter().copied().chain(attributes.iter().map(|a| a.pipeline)) {
         let pl = &cx.rs.pipelines[pi];
@@ -1079,7 +1108,7 @@ fn policy(
         ("pipelines".to_string(), Value::Object(pipelines)),
         ("formulas".to_string(), formulas),
     ]));
-    Some(Policy {
+    let policy = Policy {
         id: p.id.clone(),
         label: p.label.clone(),
         fingerprint,
@@ -1093,7 +1122,8 @@ fn policy(
         providers: providers?,
         rules,
         attributes,
-    })
+    };
+    Some((policy, complete))
 }
 
 fn modes_of(
@@ -1150,6 +1180,7 @@ fn mentions_policy(doc: &Value, id: &str) -> bool {
 fn overrides(
     cx: &mut Ctx,
     policies: &[Policy],
+    complete: &[bool],
     modes: &BTreeMap<String, Mode>,
     cards: &BTreeMap<String, Card>,
     enemies: &BTreeMap<String, Enemy>,
@@ -1217,7 +1248,9 @@ fn overrides(
             }
         }
     }
-    if used.is_empty() {
+    // An override aimed at a rule that failed to compile would be reported as applying to
+    // nothing: that report waits until the policy compiles.
+    if used.is_empty() || used.iter().any(|&pi| !complete[pi]) {
         return;
     }
     for (_, own) in &playables {
