@@ -43,7 +43,13 @@ fn values(pairs: &[(&str, f64)]) -> BTreeMap<String, f64> {
 }
 
 /// (amount, probability) of each outcome.
-fn outcomes(w: &World, effect: &Effect, components: &[Override], source: &[(&str, f64)], target: &[(&str, f64)]) -> Vec<(f64, f64)> {
+fn outcomes(
+    w: &World,
+    effect: &Effect,
+    components: &[Override],
+    source: &[(&str, f64)],
+    target: &[(&str, f64)],
+) -> Vec<(f64, f64)> {
     let p = policy(w);
     let (s, t) = (values(source), values(target));
     let sa = Actor { id: "source", values: &s, providers: &[], source: "test" };
@@ -115,7 +121,8 @@ fn a_zero_chance_does_not_advance_the_dice_and_each_impact_rolls() {
     let v = values(&[("crit_chance", 150.0)]);
     let source = Actor { id: "s", values: &v, providers: &[], source: "test" };
     let mut dice = Dice::new(2026);
-    let rolls: Vec<u32> = (0..4000).map(|_| p.impact(&w.rs, &a, &source, &target, &mut dice).unwrap().tier.unwrap()).collect();
+    let rolls: Vec<u32> =
+        (0..4000).map(|_| p.impact(&w.rs, &a, &source, &target, &mut dice).unwrap().tier.unwrap()).collect();
     assert!(rolls.iter().all(|&t| t == 1 || t == 2));
     let share = rolls.iter().filter(|&&t| t == 2).count() as f64 / rolls.len() as f64;
     assert!((share - 0.5).abs() < 0.03, "the extra tier comes half the time: {share}");
@@ -186,7 +193,11 @@ fn every_override_form_and_prohibitions_beat_permissions() {
     assert_eq!(outcomes(&w, &hit, std::slice::from_ref(&ignore), &[], &armored), vec![(10.0, 1.0)]);
     // The effect's own ruleOverrides; block: false goes through blockBypassTag.
     let mut own = hit.clone();
-    own.overrides.push(Override { origin: "ruleOverrides".into(), selector: Selector::default(), ..component("x", None, None, Some(false)) });
+    own.overrides.push(Override {
+        origin: "ruleOverrides".into(),
+        selector: Selector::default(),
+        ..component("x", None, None, Some(false))
+    });
     assert_eq!(outcomes(&w, &own, &[], &[], &[("block", 6.0)]), vec![(10.0, 1.0)]);
     // effectId restricts a component to one effect of the card.
     let mut only_b = ignore.clone();
@@ -252,13 +263,21 @@ fn the_matrix_of_cards_and_abilities_under_the_policy() {
     let mut rows = Vec::new();
     let mut row = |who: String, e: &Effect, comps: &[Override]| {
         if e.kind != EffectKind::Amount {
-            rows.push(format!("{who:<40} {:<12} {:<6} {}", e.id, format!("{:?}", e.kind).to_lowercase(), e.status.clone().or(e.attribute.clone()).unwrap_or_default()));
+            rows.push(format!(
+                "{who:<40} {:<12} {:<6} {}",
+                e.id,
+                format!("{:?}", e.kind).to_lowercase(),
+                e.status.clone().or(e.attribute.clone()).unwrap_or_default()
+            ));
             return;
         }
         let a = p.adapt(e, comps).expect("every content effect adapts");
         let d = p.diagnostic(&w.rs, &a);
-        let overrides: Vec<String> =
-            d.overrides.iter().map(|o| format!("{}:{}={}{}", o.origin, o.field, o.value, if o.decided { "" } else { " (overruled)" })).collect();
+        let overrides: Vec<String> = d
+            .overrides
+            .iter()
+            .map(|o| format!("{}:{}={}{}", o.origin, o.field, o.value, if o.decided { "" } else { " (overruled)" }))
+            .collect();
         rows.push(format!(
             "{who:<40} {:<12} {:<13} {:<20} {:<26} crit={:<5} bypass=[{}] {}",
             e.id,

@@ -51,13 +51,13 @@ fn armor_formula(k: f64) -> Value {
 
 fn damage() -> Value {
     json!([{"id": "damage", "label": labels("damage"),
-            "base": {"label": labels("origin"), "expr": "amount"},
-            "modifiers": [
-                {"id": "critical", "label": labels("crit"), "op": "mul", "expr": "1 + tier"},
-                {"id": "armor", "label": labels("armor"), "op": "mul", "expr": "ARMOR_LEFT(target_armor)"},
-                {"id": "block", "label": labels("block"), "expr": "-min(max(target_block, 0), max(running, 0))"},
-                {"id": "rounding", "label": labels("round"), "op": "set", "expr": "round(running)"}
-            ]}])
+    "base": {"label": labels("origin"), "expr": "amount"},
+    "modifiers": [
+        {"id": "critical", "label": labels("crit"), "op": "mul", "expr": "1 + tier"},
+        {"id": "armor", "label": labels("armor"), "op": "mul", "expr": "ARMOR_LEFT(target_armor)"},
+        {"id": "block", "label": labels("block"), "expr": "-min(max(target_block, 0), max(running, 0))"},
+        {"id": "rounding", "label": labels("round"), "op": "set", "expr": "round(running)"}
+    ]}])
 }
 
 fn eval(rs: &Ruleset, pipeline: &str, given: &[(&str, f64)]) -> f64 {
@@ -75,12 +75,24 @@ fn a_formula_with_a_parameter_is_called_from_a_pipeline() {
     assert_eq!(f.call(&[-30.0]), 1.0, "negative armor counts as none");
     assert_eq!(rs.formula("SCALE2").unwrap().call(&[100.0, 2.0]), 200.5);
     // 10 × 3 × ½ = 15, block 5 → 10; and the rounding is the last word: 10 × 2 × 0.5 − 2.5 → 7.5 → 8.
-    assert_eq!(eval(&rs, "damage", &[("amount", 10.0), ("tier", 2.0), ("target_armor", 100.0), ("target_block", 5.0)]), 10.0);
-    assert_eq!(eval(&rs, "damage", &[("amount", 10.0), ("tier", 1.0), ("target_armor", 100.0), ("target_block", 2.5)]), 8.0);
+    assert_eq!(
+        eval(&rs, "damage", &[("amount", 10.0), ("tier", 2.0), ("target_armor", 100.0), ("target_block", 5.0)]),
+        10.0
+    );
+    assert_eq!(
+        eval(&rs, "damage", &[("amount", 10.0), ("tier", 1.0), ("target_armor", 100.0), ("target_block", 2.5)]),
+        8.0
+    );
     // Block absorbs at most what is left.
-    assert_eq!(eval(&rs, "damage", &[("amount", 3.0), ("tier", 0.0), ("target_armor", 0.0), ("target_block", 50.0)]), 0.0);
+    assert_eq!(
+        eval(&rs, "damage", &[("amount", 3.0), ("tier", 0.0), ("target_armor", 0.0), ("target_block", 50.0)]),
+        0.0
+    );
     let k50 = revision(armor_formula(50.0), damage()).unwrap();
-    assert_eq!(eval(&k50, "damage", &[("amount", 30.0), ("tier", 0.0), ("target_armor", 100.0), ("target_block", 0.0)]), 10.0);
+    assert_eq!(
+        eval(&k50, "damage", &[("amount", 30.0), ("tier", 0.0), ("target_armor", 100.0), ("target_block", 0.0)]),
+        10.0
+    );
 }
 
 #[test]
@@ -113,8 +125,10 @@ fn the_trace_shows_set_and_the_value_each_stage_saw() {
 fn sweeping_an_input_agrees_with_fresh_resolutions_when_stages_read_running() {
     let rs = revision(armor_formula(100.0), damage()).unwrap();
     let p = rs.pipeline("damage").unwrap();
-    let given: Vec<(String, f64)> =
-        [("amount", 7.0), ("tier", 0.0), ("target_armor", 35.0), ("target_block", 6.0)].iter().map(|(k, v)| (k.to_string(), *v)).collect();
+    let given: Vec<(String, f64)> = [("amount", 7.0), ("tier", 0.0), ("target_armor", 35.0), ("target_block", 6.0)]
+        .iter()
+        .map(|(k, v)| (k.to_string(), *v))
+        .collect();
     let mut inputs = rs.prepare(p, &given).unwrap().inputs;
     let slot = rs.var("tier").unwrap();
     let tiers = [0.0, 1.0, 2.0, 3.0, 7.0];

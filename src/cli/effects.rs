@@ -8,8 +8,7 @@ use super::{CliError, CliResult, load_catalog};
 use crate::catalog::Catalog;
 use crate::effects::record::{JourneyRecord, Replay, pinned_world, replay};
 use crate::effects::{
-    self, Actor, Distribution, Effect, EffectKind, Override, Policy, Run, Selector, TargetKind, What, World,
-    autopilot,
+    self, Actor, Distribution, Effect, EffectKind, Override, Policy, Run, Selector, TargetKind, What, World, autopilot,
 };
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -155,7 +154,9 @@ fn parse_override(text: &str) -> Result<Override, CliError> {
         "armor" => o.armor = Some(value),
         "block" => o.block = Some(value),
         other => {
-            return Err(CliError::input(format!("--override {text}: unknown field '{other}' (critical, armor, block)")));
+            return Err(CliError::input(format!(
+                "--override {text}: unknown field '{other}' (critical, armor, block)"
+            )));
         }
     }
     Ok(o)
@@ -308,13 +309,8 @@ fn percent(p: f64) -> String {
 fn table(world: &World, policy: &Policy, d: &Distribution, lang: Lang) -> String {
     let rs = &world.rs;
     let pt = lang == Lang::PtBr;
-    let mut out = format!(
-        "{} — {}   ({}, {})\n",
-        policy.id,
-        label(&policy.label, lang),
-        rs.label(),
-        short(&rs.fingerprint)
-    );
+    let mut out =
+        format!("{} — {}   ({}, {})\n", policy.id, label(&policy.label, lang), rs.label(), short(&rs.fingerprint));
     let diag = &d.diagnostic;
     match &diag.rule {
         Some(rule) => out.push_str(&format!(
@@ -355,7 +351,13 @@ fn table(world: &World, policy: &Policy, d: &Distribution, lang: Lang) -> String
             o.origin,
             o.field,
             o.value,
-            if o.decided { "" } else if pt { " (vencido por uma proibição)" } else { " (overruled by a prohibition)" }
+            if o.decided {
+                ""
+            } else if pt {
+                " (vencido por uma proibição)"
+            } else {
+                " (overruled by a prohibition)"
+            }
         ));
     }
     if !diag.bypass_tags.is_empty() {
@@ -364,17 +366,17 @@ fn table(world: &World, policy: &Policy, d: &Distribution, lang: Lang) -> String
     if let Some(p) = diag.pipeline.as_ref().and_then(|p| rs.pipeline(p)) {
         let explained: Vec<_> = d.branches.iter().map(|b| p.explain(&b.trace, &dummy())).collect();
         let mut rows: Vec<Vec<String>> = Vec::new();
-        let mut header = vec![
-            if pt { "etapa" } else { "stage" }.to_string(),
-            if pt { "bucket" } else { "bucket" }.to_string(),
-        ];
+        let mut header =
+            vec![if pt { "etapa" } else { "stage" }.to_string(), if pt { "bucket" } else { "bucket" }.to_string()];
         for b in &d.branches {
             header.push(format!("tier {} ({})", b.tier, percent(b.probability)));
         }
         header.push(if pt { "origem" } else { "source" }.to_string());
         for (k, row) in explained[0].contributions.iter().enumerate() {
-            let mut cells =
-                vec![row.stage.clone(), policy.bucket_of(&row.stage).map(|(i, _)| policy.buckets[i].id.clone()).unwrap_or_default()];
+            let mut cells = vec![
+                row.stage.clone(),
+                policy.bucket_of(&row.stage).map(|(i, _)| policy.buckets[i].id.clone()).unwrap_or_default(),
+            ];
             for e in &explained {
                 let c = &e.contributions[k];
                 let amount = match c.op {
@@ -630,8 +632,8 @@ fn read_record(path: &Path) -> Result<JourneyRecord, CliError> {
 pub fn replay_file(content: Option<&Path>, path: &Path) -> CliResult {
     let record = read_record(path)?;
     let catalog = load_catalog(content)?;
-    let world =
-        pinned_world(&catalog, &record).map_err(|e| CliError::input(format!("cannot replay {}: {e}", path.display())))?;
+    let world = pinned_world(&catalog, &record)
+        .map_err(|e| CliError::input(format!("cannot replay {}: {e}", path.display())))?;
     match replay(world, &record).map_err(CliError::input)? {
         Replay::Identical { commands } => {
             outln!(
@@ -665,10 +667,7 @@ fn attributes(content: Option<&Path>, args: AttributesArgs) -> CliResult {
         .map_err(|e| CliError::input(format!("cannot read {}: {e}", args.run.display())))?;
     let at = args.at.unwrap_or(record.commands.len() as u64);
     if at as usize > record.commands.len() {
-        return Err(CliError::input(format!(
-            "--at {at}: the record has {} commands",
-            record.commands.len()
-        )));
+        return Err(CliError::input(format!("--at {at}: the record has {} commands", record.commands.len())));
     }
     let mut run = Run::new(world, &record.mode, record.seed, record.run_id.clone()).map_err(CliError::input)?;
     for c in &record.commands[..at as usize] {
@@ -677,9 +676,10 @@ fn attributes(content: Option<&Path>, args: AttributesArgs) -> CliResult {
     let read = match &args.actor {
         None => effects::project::character_attributes(&run),
         Some(actor) => {
-            let combat = run.combat().map(|c| c.id.clone()).ok_or_else(|| {
-                CliError::input(format!("--actor {actor}: no combat is active after command {at}"))
-            })?;
+            let combat = run
+                .combat()
+                .map(|c| c.id.clone())
+                .ok_or_else(|| CliError::input(format!("--actor {actor}: no combat is active after command {at}")))?;
             effects::project::combat_actor_attributes(&run, &combat, actor).map_err(CliError::input)?
         }
     };

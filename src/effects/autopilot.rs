@@ -31,13 +31,7 @@ pub fn play_out(run: &mut Run) -> Result<(), super::combat::CommandError> {
 }
 
 /// The exact expected amount of one impact of `effect` from `source` on `target`.
-pub fn expected(
-    run: &Run,
-    effect: &Effect,
-    components: &[Override],
-    source: &ActorState,
-    target: &ActorState,
-) -> f64 {
+pub fn expected(run: &Run, effect: &Effect, components: &[Override], source: &ActorState, target: &ActorState) -> f64 {
     let Some(policy) = run.policy() else { return effect.amount };
     let (sp, tp) = (run.providers_of(source), run.providers_of(target));
     let s = Actor { id: &source.id, values: &source.values, providers: &sp, source: &source.source };

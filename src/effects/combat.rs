@@ -138,9 +138,13 @@ impl Combat {
 #[derive(Debug, Clone)]
 pub enum Phase {
     /// Outside combat: the next journey step to play.
-    Between { next: usize },
+    Between {
+        next: usize,
+    },
     Combat(Box<Combat>),
-    Finished { victory: bool },
+    Finished {
+        victory: bool,
+    },
 }
 
 /// The hero between encounters: what persists.
@@ -778,7 +782,9 @@ impl Run {
     fn adapt(&self, effect: &Effect, components: &[Override]) -> Result<Adapted, CommandError> {
         match self.policy() {
             Some(p) => Ok(p.adapt(effect, components).map_err(ResolveError::from)?),
-            None => Ok(Adapted { effect: effect.clone(), rule: None, pipeline: None, critical: false, applied: Vec::new() }),
+            None => {
+                Ok(Adapted { effect: effect.clone(), rule: None, pipeline: None, critical: false, applied: Vec::new() })
+            }
         }
     }
 
@@ -786,11 +792,8 @@ impl Run {
     fn play(&mut self, by: usize, playable: &Playable, chosen: Option<usize>) -> Result<(), CommandError> {
         for effect in &playable.effects {
             let Some(c) = self.combat() else { return Ok(()) };
-            let opponents: Vec<usize> = if by == 0 {
-                (1..=c.enemies.len()).filter(|&k| !c.at(k).defeated).collect()
-            } else {
-                vec![0]
-            };
+            let opponents: Vec<usize> =
+                if by == 0 { (1..=c.enemies.len()).filter(|&k| !c.at(k).defeated).collect() } else { vec![0] };
             let targets: Vec<usize> = match effect.target {
                 TargetKind::Enemy => chosen.filter(|&t| !c.at(t).defeated).into_iter().collect(),
                 TargetKind::AllEnemies => opponents,
@@ -814,7 +817,11 @@ impl Run {
                     for t in targets {
                         let c = self.combat_mut();
                         let a = c.at_mut(t);
-                        a.statuses.push(StatusInstance { status: status.clone(), turns: effect.duration, amount: effect.amount });
+                        a.statuses.push(StatusInstance {
+                            status: status.clone(),
+                            turns: effect.duration,
+                            amount: effect.amount,
+                        });
                         let target = a.id.clone();
                         let carried = self.world.statuses[&status].tick.is_some().then_some(effect.amount);
                         self.event(What::StatusApplied {
@@ -862,10 +869,9 @@ impl Run {
         let policy = world.mode_policy(&world.modes[&self.mode]);
         let (impact, diagnostic) = match policy {
             Some(p) => (p.impact(rs, adapted, &source, &target, &mut self.dice)?, Some(p.diagnostic(rs, adapted))),
-            None => (
-                Impact { tier: None, amount: adapted.effect.amount, trace: Vec::new(), settled: Vec::new() },
-                None,
-            ),
+            None => {
+                (Impact { tier: None, amount: adapted.effect.amount, trace: Vec::new(), settled: Vec::new() }, None)
+            }
         };
         let (source_id, target_id) = (src.id.clone(), tgt.id.clone());
         let impacts_so_far = self

@@ -38,10 +38,10 @@ pub use combat::{
     Settled, StatusInstance, What, providers,
 };
 pub use compile::compile;
-pub use simulator::JourneySimulator;
 pub use doc::{AmountOp, AttributeKind, EffectKind, Party, Scope, Side, TargetKind, TransformDoc};
 pub use model::*;
 pub use resolve::{
     Actor, AdaptError, Adapted, AppliedOverride, AttributeValue, Branch, Distribution, Impact, Outcome, Provider,
     ProviderKind, ResolutionPolicy, ResolveError, Tiers,
 };
+pub use simulator::JourneySimulator;

@@ -238,7 +238,8 @@ fn attribute(run: &Run, policy: &Policy, prof: &AttributeProfile, actor: &Actor)
             Some(Part::Modifier(i)) => Some(&pipeline.modifiers[i as usize]),
             _ => None,
         };
-        let kinds: Vec<ProviderKind> = stage.map(|s| s.reads.iter().filter_map(|&r| slot_kind(r)).collect()).unwrap_or_default();
+        let kinds: Vec<ProviderKind> =
+            stage.map(|s| s.reads.iter().filter_map(|&r| slot_kind(r)).collect()).unwrap_or_default();
         let feeding: Vec<_> = v.providers.iter().filter(|p| kinds.contains(&p.kind)).collect();
         if stage.is_some() && !kinds.is_empty() && feeding.is_empty() && c.amount == 0.0 {
             continue;
@@ -303,7 +304,10 @@ pub fn render(read: &AttributeRead, pt: bool) -> String {
         serde_json::to_value(read.authority).expect("serialises").as_str().unwrap_or_default(),
         if pt { "sequência" } else { "sequence" },
         read.run_sequence,
-        read.combat_id.as_ref().map(|c| format!(" · combat {c} step {}", read.combat_step.unwrap_or(0))).unwrap_or_default()
+        read.combat_id
+            .as_ref()
+            .map(|c| format!(" · combat {c} step {}", read.combat_step.unwrap_or(0)))
+            .unwrap_or_default()
     );
     if read.policy.is_none() {
         out.push_str(if pt {

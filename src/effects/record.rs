@@ -117,13 +117,26 @@ impl JourneyRecord {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Replay {
-    Identical { commands: usize },
+    Identical {
+        commands: usize,
+    },
     /// 1-based command whose state hash differs (or where the runs stop agreeing on length).
-    Differs { sequence: usize, expected: Option<String>, actual: Option<String> },
+    Differs {
+        sequence: usize,
+        expected: Option<String>,
+        actual: Option<String>,
+    },
     /// A recorded command the replay refuses.
-    CommandRefused { sequence: usize, command: String, reason: String },
+    CommandRefused {
+        sequence: usize,
+        command: String,
+        reason: String,
+    },
     /// Every hash agrees, but the record's outcome or events are not what the replay produced.
-    RecordEdited { part: &'static str, at: String },
+    RecordEdited {
+        part: &'static str,
+        at: String,
+    },
 }
 
 /// The world a record pins: its revision (refused when missing or changed), compiled, with
@@ -134,9 +147,10 @@ pub fn pinned_world(catalog: &Catalog, record: &JourneyRecord) -> Result<Arc<Wor
     }
     let rev = catalog.pinned(&record.ruleset, &record.revision, &record.fingerprint)?;
     let world = super::compile(rev).map_err(|d| RecordError::Compile(format!("{}: {}", rev.label(), d[0])))?;
-    let mode = world.modes.get(&record.mode).ok_or_else(|| {
-        RecordError::Mode(format!("revision {} has no mode '{}'", rev.label(), record.mode))
-    })?;
+    let mode = world
+        .modes
+        .get(&record.mode)
+        .ok_or_else(|| RecordError::Mode(format!("revision {} has no mode '{}'", rev.label(), record.mode)))?;
     let now = world.mode_policy(mode).map(|p| PolicyPin { id: p.id.clone(), fingerprint: p.fingerprint.clone() });
     if now != record.policy {
         return Err(RecordError::Mode(format!(

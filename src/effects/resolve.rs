@@ -24,7 +24,9 @@ pub enum AdaptError {
         "{origin} ({source_path}) sets block: false on effect '{effect}', but rule '{rule}' declares no blockBypassTag"
     )]
     NoBlockBypass { effect: String, rule: String, origin: String, source_path: String },
-    #[error("{origin} ({source_path}) sets critical: true on effect '{effect}', but rule '{rule}' has no critical stage")]
+    #[error(
+        "{origin} ({source_path}) sets critical: true on effect '{effect}', but rule '{rule}' has no critical stage"
+    )]
     NoCritical { effect: String, rule: String, origin: String, source_path: String },
 }
 
@@ -68,9 +70,8 @@ pub struct ResolutionPolicy {
 impl Policy {
     /// The one rule whose selector matches; none is fine (a cost, a block gain), two is an error.
     pub fn select(&self, effect: &Effect) -> Result<Option<usize>, AdaptError> {
-        let matching: Vec<usize> = (0..self.rules.len())
-            .filter(|&i| self.rules[i].selector.matches(&effect.tags, &effect.channel))
-            .collect();
+        let matching: Vec<usize> =
+            (0..self.rules.len()).filter(|&i| self.rules[i].selector.matches(&effect.tags, &effect.channel)).collect();
         match matching.as_slice() {
             [] => Ok(None),
             [one] => Ok(Some(*one)),
@@ -295,19 +296,11 @@ impl Policy {
         if let Some(&v) = actor.values.get(attribute) {
             return Some((v, format!("{}/{attribute}", actor.source)));
         }
-        self.bindings
-            .iter()
-            .find(|b| b.attribute == attribute)
-            .map(|b| (b.default, format!("{}/default", b.source)))
+        self.bindings.iter().find(|b| b.attribute == attribute).map(|b| (b.default, format!("{}/default", b.source)))
     }
 
     /// An attribute through a profile's pipeline: the actor's value, then each kind of provider.
-    pub fn attribute_value(
-        &self,
-        rs: &Ruleset,
-        profile: &AttributeProfile,
-        actor: &Actor,
-    ) -> Option<AttributeValue> {
+    pub fn attribute_value(&self, rs: &Ruleset, profile: &AttributeProfile, actor: &Actor) -> Option<AttributeValue> {
         let (base, base_source) = self.base_value(actor, &profile.reads)?;
         let mut inputs = rs.inputs();
         let s = self.providers;

@@ -33,7 +33,8 @@ impl Simulator for JourneySimulator {
     }
 
     fn metrics(&self, world: &Self::Rules) -> Vec<Metric> {
-        let parts: Vec<Part> = world.modes.values().map(|m| Part { id: m.id.clone(), label: m.label.clone() }).collect();
+        let parts: Vec<Part> =
+            world.modes.values().map(|m| Part { id: m.id.clone(), label: m.label.clone() }).collect();
         let metric = |id: &str, pt: &str, en: &str, kind, format| Metric {
             id: id.into(),
             label: labels(pt, en),
