@@ -366,8 +366,7 @@ fn table(world: &World, policy: &Policy, d: &Distribution, lang: Lang) -> String
     if let Some(p) = diag.pipeline.as_ref().and_then(|p| rs.pipeline(p)) {
         let explained: Vec<_> = d.branches.iter().map(|b| p.explain(&b.trace, &dummy())).collect();
         let mut rows: Vec<Vec<String>> = Vec::new();
-        let mut header =
-            vec![if pt { "etapa" } else { "stage" }.to_string(), if pt { "bucket" } else { "bucket" }.to_string()];
+        let mut header = vec![if pt { "etapa" } else { "stage" }.to_string(), "bucket".to_string()];
         for b in &d.branches {
             header.push(format!("tier {} ({})", b.tier, percent(b.probability)));
         }

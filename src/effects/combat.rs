@@ -202,7 +202,7 @@ pub enum What {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         settled: Vec<Settled>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        resolution_policy: Option<ResolutionPolicy>,
+        resolution_policy: Option<Box<ResolutionPolicy>>,
     },
     StatusApplied {
         target: String,
@@ -919,7 +919,7 @@ impl Run {
             before,
             after,
             settled,
-            resolution_policy: diagnostic,
+            resolution_policy: diagnostic.map(Box::new),
         });
         Ok(())
     }

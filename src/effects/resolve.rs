@@ -101,12 +101,12 @@ impl Policy {
                     origin: o.origin.clone(),
                     field: field.to_string(),
                     value: *v,
-                    decided: *v == !forbidden,
+                    decided: *v != forbidden,
                     source: o.source.clone(),
                 });
             }
             // Prohibitions beat permissions.
-            votes.iter().find(|(_, v)| *v == !forbidden).map(|(o, v)| (*v, *o))
+            votes.iter().find(|(_, v)| *v != forbidden).map(|(o, v)| (*v, *o))
         };
         let critical = decide("critical", |o| o.critical);
         let armor = decide("armor", |o| o.armor);

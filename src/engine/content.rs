@@ -416,6 +416,9 @@ pub struct Rules {
     /// tables: their bins come from cosines (see [`AnglePlan`]).
     pub orientation_plan: Option<AnglePlan>,
     pub direction_change_plan: Option<AnglePlan>,
+    /// The club personality scale (club rules), which the NPC's weights and the team shape
+    /// multiply: a club outside it is refused before kick-off.
+    pub club_personality: Option<[i32; 2]>,
 }
 
 /// The most players positioning sends to press the carrier, or to support him.
@@ -979,7 +982,10 @@ impl Rules {
         };
         let plan = |slot: usize| rs.table_bounds[slot].as_deref().and_then(AnglePlan::new);
         let (orientation_plan, direction_change_plan) = (plan(slots.orientation), plan(slots.direction_change));
+        let club_personality =
+            crate::club::ClubRules::from_revision(&r.revision).ok().flatten().map(|c| c.personality.scale);
         Ok(Rules {
+            club_personality,
             orientation_plan,
             direction_change_plan,
             duels,
