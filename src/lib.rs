@@ -3,6 +3,7 @@
 //! Data flows one way: `catalog` (versioned, fingerprinted content) → `ruleset` (compiled) →
 //! `pipeline` (resolution with contributions) → higher layers. See ARCHITECTURE.md.
 
+pub mod api;
 pub mod catalog;
 pub mod cli;
 pub mod club;
@@ -16,4 +17,5 @@ pub mod pipeline;
 pub mod ruleset;
 pub mod run;
 pub mod sheet;
+pub mod store;
 pub mod trilha;

@@ -299,6 +299,7 @@ fn dummy() -> crate::pipeline::Resolution {
         probability: None,
         possible: true,
         blocked_by: None,
+        nonfinite: None,
     }
 }
 

@@ -496,6 +496,7 @@ pub fn explain(rs: &Ruleset, pipeline: usize, trace: &[Entry]) -> Explanation {
         probability: None,
         possible: true,
         blocked_by: None,
+        nonfinite: None,
     };
     rs.pipelines[pipeline].explain(trace, &unused)
 }

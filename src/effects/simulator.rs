@@ -52,12 +52,12 @@ impl Simulator for JourneySimulator {
         ]
     }
 
-    fn simulate(&self, world: &Self::Rules, index: u64, dice: &mut Dice, out: &mut [i64]) {
+    fn simulate(&self, world: &Self::Rules, index: u64, dice: &mut Dice, out: &mut [i64]) -> Result<(), String> {
         let n = world.modes.len();
         for (k, mode) in world.modes.keys().enumerate() {
             let mut run =
-                Run::with_dice(world.clone(), mode, dice.clone(), format!("lab-{index}")).expect("modes of this world");
-            play_out(&mut run).expect("content checked when the revision compiled");
+                Run::with_dice(world.clone(), mode, dice.clone(), format!("lab-{index}")).map_err(|e| e.to_string())?;
+            play_out(&mut run).map_err(|e| format!("mode '{mode}', simulation {index}: {e}"))?;
             let (mut crits, mut hits) = (0i64, 0i64);
             for e in run.events() {
                 if let What::Effect { source, target, tier: Some(t), .. } = &e.what
@@ -76,5 +76,6 @@ impl Simulator for JourneySimulator {
             out[4 * n + 2 * k] = crits;
             out[4 * n + 2 * k + 1] = hits;
         }
+        Ok(())
     }
 }

@@ -447,6 +447,7 @@ impl Match {
         let pipe = if header { self.rules.pipes.header } else { self.rules.pipes.finishing };
         let (res, target) = self.prepare_strike(c, pipe);
         let roll = res.roll(&mut self.dice, &self.rules.rs.pipelines[pipe]);
+        self.journal(c, pipe, &res, roll);
         let margin = roll.margin;
         self.stats[t].shots += 1;
         self.stats[t].shot_probability_sum += res.chance();

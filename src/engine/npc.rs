@@ -438,6 +438,7 @@ impl Match {
         let pl = &self.rules.rs.pipelines[pipe];
         let mut trace = Vec::new();
         let r = pl.resolve_traced(&self.state.players[carrier].inputs, &mut trace);
+        self.check_finite(pipe, &r);
         self.exact_angles = false;
         Some(pl.explain(&trace, &r))
     }
@@ -678,9 +679,13 @@ impl Match {
         let n = sc.on_line.len();
         sc.diffs.resize(pairs * n, 0);
         let interception = &rules.rs.pipelines[pipes.interception];
+        let mut nonfinite = None;
         for (i, &(o, _)) in sc.on_line.iter().enumerate() {
             let diffs = &mut sc.diffs;
             interception.resolve_each(&mut self.state.players[o].inputs, s.q_int, &plan.q_ints, |k, res| {
+                if res.nonfinite.is_some() {
+                    nonfinite.get_or_insert((pipes.interception, res));
+                }
                 diffs[k * n + i] = res.difficulty.expect("the engine's action pipelines are checked at load");
             });
         }
@@ -691,10 +696,16 @@ impl Match {
             s.q_rec,
             &plan.q_recs,
             |k, res| {
+                if res.nonfinite.is_some() {
+                    nonfinite.get_or_insert((pipes.control, res));
+                }
                 let d = res.difficulty.expect("the engine's action pipelines are checked at load");
                 control[k] = rules.margins.control_keep(d);
             },
         );
+        if let Some((pipe, res)) = nonfinite {
+            self.check_finite(pipe, &res);
+        }
         let mut keep = 0.0;
         for &(margin, p, entry) in &plan.reachable {
             let mut through = 1.0;
