@@ -9,6 +9,7 @@ pub mod catalog;
 pub mod cli;
 pub mod club;
 pub mod dice;
+pub mod effects;
 pub mod engine;
 pub mod expr;
 pub mod files;

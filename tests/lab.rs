@@ -304,7 +304,7 @@ fn microfut_refuses_a_revision_without_match_content() {
 fn unknown_ruleset() {
     refused(
         &["lab", "chess", "--games", "10", "--seed", "1"],
-        "unknown ruleset 'chess' (rulesets with a lab simulator: microfut, space, trilha)",
+        "unknown ruleset 'chess' (rulesets with a lab simulator: effects, microfut, space, trilha)",
     );
 }
 

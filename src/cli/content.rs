@@ -70,6 +70,7 @@ fn ruleset_check(rev: &Revision, domains: Policy) -> Vec<Diagnostic> {
         }
         "trilha" => crate::trilha::compile(rev).err().unwrap_or_default(),
         "space" => crate::space::compile(rev).err().unwrap_or_default(),
+        "effects" => crate::effects::compile(rev).err().unwrap_or_default(),
         other => vec![Diagnostic::new(rev.file("manifest.json"), "/id", format!("no compiler for ruleset '{other}'"))],
     }
 }

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Rulesets with a lab simulator.
-const SIMULATED: &[&str] = &["microfut", "space", "trilha"];
+const SIMULATED: &[&str] = &["effects", "microfut", "space", "trilha"];
 
 #[derive(Debug, clap::Args)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
@@ -174,6 +174,10 @@ pub fn run(content: Option<&Path>, args: LabArgs) -> CliResult {
             let bots = [parse(&bots[0])?, parse(&bots[1])?];
             run_with(&crate::space::SpaceSimulator { bots }, &catalog, content, args, &[])
         }
+        "effects" if args.home.is_some() || args.away.is_some() => {
+            Err(CliError::input("--home and --away choose Microfut clubs; effects plays every mode's journey"))
+        }
+        "effects" => run_with(&crate::effects::JourneySimulator, &catalog, content, args, &[]),
         "microfut" => {
             let rules = crate::run::rules_for(&catalog, args.revision.as_deref()).map_err(CliError::input)?;
             // By default two equal clubs: the revision's reference club against itself.

@@ -313,6 +313,10 @@ pub fn replay_file(catalog: &Catalog, path: &Path) -> Result<(RunRecord, Replay)
 
 pub fn run_replay(content: Option<&Path>, args: ReplayArgs) -> CliResult {
     let file = args.run.display().to_string();
+    let bytes = std::fs::read(&args.run).map_err(|e| CliError::input(format!("cannot read {file}: {e}")))?;
+    if crate::effects::record::JourneyRecord::claims(&bytes) {
+        return super::effects::replay_file(content, &args.run);
+    }
     let catalog = load_catalog(content)?;
     let (record, result) = replay_file(&catalog, &args.run)?;
     // A run made by another engine version may be played differently by this one: say so.

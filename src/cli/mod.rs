@@ -15,6 +15,7 @@ macro_rules! outln {
 mod club;
 mod content;
 mod demo;
+mod effects;
 mod lab;
 mod lab_report;
 pub mod matchday;
@@ -74,6 +75,8 @@ pub enum Command {
     Age(sheet::AgeArgs),
     /// Validate or generate clubs.
     Club(club::ClubArgs),
+    /// World 1 and its effect-resolution policy: resolve an effect, play or replay a journey, read attributes.
+    Effects(effects::EffectsArgs),
     /// Serve the web page, the HTTP API (/api/v1) and the run store: play a match in a browser.
     Serve(serve::ServeArgs),
     /// Play a match at the terminal prompt: the candidates with their odds at each of your decisions.
@@ -146,6 +149,7 @@ pub fn run(cli: Cli) -> CliResult {
         Command::Train(a) => sheet::run_train(content, a),
         Command::Age(a) => sheet::run_age(content, a),
         Command::Club(a) => club::run(content, a),
+        Command::Effects(a) => effects::run(content, a),
         Command::Serve(a) => serve::run(content, a),
         Command::Play(a) => play::run(content, a),
     }

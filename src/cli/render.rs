@@ -9,7 +9,7 @@ pub fn num(x: f64) -> Value {
     if x.fract() == 0.0 && x.abs() < 9.0e15 { json!(x as i64) } else { json!(x) }
 }
 
-fn signed(x: f64) -> String {
+pub fn signed(x: f64) -> String {
     let s = trim(x);
     if x > 0.0 { format!("+{s}") } else { s }
 }
@@ -135,6 +135,7 @@ pub fn human(s: &Shown, lang: Lang) -> String {
         .map(|c| {
             let amount = match c.op {
                 "mul" => format!("×{}", trim(c.amount)),
+                "set" => format!("={}", trim(c.amount)),
                 _ if c.kind == "base" => trim(c.amount),
                 _ => signed(c.amount),
             };

@@ -25,10 +25,21 @@ pub enum Slot {
     Const(f64),
 }
 
-/// A one-argument function supplied by content (a range table or a curve).
+/// A function supplied by content: a range table or a curve (one argument), or a formula.
 pub trait Lookup: Send + Sync {
     fn lookup(&self, x: f64) -> f64;
+    /// How many arguments it takes; at most [`MAX_ARGS`].
+    fn arity(&self) -> usize {
+        1
+    }
+    /// Calls it with `arity()` arguments.
+    fn call(&self, args: &[f64]) -> f64 {
+        self.lookup(args[0])
+    }
 }
+
+/// The most arguments a content function takes: calls keep them on the stack.
+pub const MAX_ARGS: usize = 4;
 
 /// Resolves names while compiling. Implemented by the ruleset compiler.
 pub trait Scope {
@@ -338,10 +349,21 @@ fn call(name: &str, args: &[Ast], scope: &dyn Scope) -> Result<Num, CompileError
         return builtin(b, args, scope);
     }
     if let Some(table) = scope.function(name) {
-        if args.len() != 1 {
-            return Err(CompileError::Arity { name: name.into(), expected: "1".into(), got: args.len() });
+        let n = table.arity();
+        if args.len() != n {
+            return Err(CompileError::Arity { name: name.into(), expected: n.to_string(), got: args.len() });
         }
-        return Ok(unary(num(&args[0], scope)?, move |x| table.lookup(x)));
+        if n == 1 {
+            return Ok(unary(num(&args[0], scope)?, move |x| table.lookup(x)));
+        }
+        let fs = args.iter().map(|a| num(a, scope).map(Num::boxed)).collect::<Result<Vec<NumFn>, _>>()?;
+        return Ok(Num::F(Box::new(move |f| {
+            let mut values = [0.0; MAX_ARGS];
+            for (v, g) in values.iter_mut().zip(&fs) {
+                *v = g(f);
+            }
+            table.call(&values[..fs.len()])
+        })));
     }
     let mut names = scope.function_names();
     names.extend(Builtin::ALL.iter().map(|b| b.name().to_string()));

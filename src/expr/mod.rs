@@ -9,4 +9,6 @@ mod compile;
 
 pub use ast::{Ast, BinOp, ParseError, parse};
 pub use builtins::{Builtin, DECIMAL_TOLERANCE, atan2_deg, ceil, clamp, floor, round};
-pub use compile::{CompileError, Compiled, Condition, Frame, Hint, Lookup, Scope, Slot, compile, compile_condition};
+pub use compile::{
+    CompileError, Compiled, Condition, Frame, Hint, Lookup, MAX_ARGS, Scope, Slot, compile, compile_condition,
+};

@@ -63,6 +63,7 @@ impl Pipeline {
                     let op = match s.op {
                         Op::Add => "add",
                         Op::Mul => "mul",
+                        Op::Set => "set",
                     };
                     contributions.push(view(&s.id, "modifier", &s.label, op, e, s.table.as_deref(), &s.source));
                 }

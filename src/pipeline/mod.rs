@@ -226,6 +226,9 @@ impl Pipeline {
             trace.push(Entry { part: Part::Base, amount: base, input, after: v });
         }
         for (i, m) in self.modifiers.iter().enumerate() {
+            if let Some(r) = self.running_local {
+                locals[r] = v;
+            }
             let a = if keeps(m) {
                 locals[m.local]
             } else {
@@ -236,6 +239,7 @@ impl Pipeline {
             v = match m.op {
                 Op::Add => v + a,
                 Op::Mul => v * a,
+                Op::Set => a,
             };
             // The amount, or the running value it leaves (a product can overflow).
             check(a + v, Part::Modifier(i as u16));

@@ -6,7 +6,9 @@
 use super::doc::*;
 use super::domain::Policy;
 use super::table::{Bin, Curve, Interval, RangeTable};
-use super::{Lookups, Param, Pipeline, PipelineKind, Require, Ruleset, Stage, TableInfo, TableKind, Variable};
+use super::{
+    FormulaInfo, Lookups, Param, Pipeline, PipelineKind, Require, Ruleset, Stage, TableInfo, TableKind, Variable,
+};
 use crate::catalog::{Diagnostic, Revision};
 use crate::dice::Odds;
 use crate::expr::{self, Ast, CompileError, Lookup, Scope, Slot};
@@ -21,6 +23,16 @@ pub const MAX_LOCALS: usize = 24;
 /// Reserved local names every pipeline gets.
 const BASE: &str = "base";
 const VALUE: &str = "value";
+/// The value before a modifier, readable by modifiers (a block that absorbs part of what is left,
+/// a final rounding). Only pipelines that read it hold it.
+const RUNNING: &str = "running";
+
+fn reads_running(doc: &StageDoc) -> bool {
+    [&doc.expr, &doc.input]
+        .into_iter()
+        .flatten()
+        .any(|t| expr::parse(t).is_ok_and(|a| a.variables().contains(&RUNNING)))
+}
 
 struct Located<T> {
     file: String,
@@ -50,9 +62,25 @@ pub fn compile(rev: &Revision) -> Result<Ruleset, Vec<Diagnostic>> {
 /// [`compile`], with the parameter domains a published revision that predates them borrows
 /// (`validate` passes them; see [`super::domain`]).
 pub fn compile_with(rev: &Revision, domains: Policy) -> Result<Ruleset, Vec<Diagnostic>> {
+    match compile_partial_with(rev, domains) {
+        (Some(rs), out) if out.is_empty() => Ok(rs),
+        (_, out) => Err(out),
+    }
+}
+
+/// Compiles what compiles and reports the rest: the ruleset holds every pipeline, table and
+/// formula that compiled (with its problems, the revision is refused all the same). A module
+/// that checks documents of its own on top (the effect policies) reads names from it, so one
+/// broken formula does not hide a wrong pipeline name elsewhere. `None` when the revision did
+/// not even load (schema, manifest).
+pub fn compile_partial(rev: &Revision) -> (Option<Ruleset>, Vec<Diagnostic>) {
+    compile_partial_with(rev, Policy::Own)
+}
+
+fn compile_partial_with(rev: &Revision, domains: Policy) -> (Option<Ruleset>, Vec<Diagnostic>) {
     let mut out: Vec<Diagnostic> = Vec::new();
     if !rev.diagnostics.is_empty() {
-        return Err(rev.diagnostics.clone());
+        return (None, rev.diagnostics.clone());
     }
 
     // Vocabulary.
@@ -221,7 +249,8 @@ pub fn compile_with(rev: &Revision, domains: Policy) -> Result<Ruleset, Vec<Diag
         }
     };
 
-    let lookups: Lookups = tables.iter().map(|t| (t.id.clone(), t.lookup())).collect();
+    let mut lookups: Lookups = tables.iter().map(|t| (t.id.clone(), t.lookup())).collect();
+    let formulas = compile_formulas(rev, &var_index, &params, &param_index, &mut lookups, &mut out);
     let env = Env {
         vars: &vars,
         var_index: &var_index,
@@ -283,7 +312,6 @@ pub fn compile_with(rev: &Revision, domains: Policy) -> Result<Ruleset, Vec<Diag
             seen.insert((d.file.clone(), d.pointer.clone(), core.to_string()))
         });
         out.sort();
-        return Err(out);
     }
     let table_bounds = env.table_reads.take().bounds(vars.len(), &tables, &table_index);
     let rs = Ruleset {
@@ -297,19 +325,175 @@ pub fn compile_with(rev: &Revision, domains: Policy) -> Result<Ruleset, Vec<Diag
         param_index,
         tables,
         table_index,
+        formulas,
         pipelines,
         pipeline_index,
         derived_order,
         odds,
         revision: rev.clone(),
     };
-    let mut nonfinite = super::finite::check(&rs);
-    if nonfinite.is_empty() {
-        Ok(rs)
-    } else {
-        nonfinite.sort();
-        Err(nonfinite)
+    if out.is_empty() {
+        // Non-finite values are only meaningful over a ruleset that compiled whole.
+        out = super::finite::check(&rs);
+        out.sort();
     }
+    (Some(rs), out)
+}
+
+/// A compiled formula body: its arguments are its input slots, in order.
+struct Formula {
+    body: expr::Compiled,
+    arity: usize,
+}
+
+impl Lookup for Formula {
+    fn lookup(&self, x: f64) -> f64 {
+        self.body.eval(&expr::Frame { inputs: &[x], locals: &[] })
+    }
+    fn arity(&self) -> usize {
+        self.arity
+    }
+    fn call(&self, args: &[f64]) -> f64 {
+        self.body.eval(&expr::Frame { inputs: args, locals: &[] })
+    }
+}
+
+/// Stands in for a formula whose body does not compile, so its callers are not also reported.
+struct Broken(usize);
+
+impl Lookup for Broken {
+    fn lookup(&self, _: f64) -> f64 {
+        f64::NAN
+    }
+    fn arity(&self) -> usize {
+        self.0
+    }
+}
+
+/// What a formula body sees: its arguments, its own parameters, the revision's params, and the
+/// tables, curves and formulas declared before it. Never a vocabulary variable: a formula is a
+/// function of its arguments, so every caller (a pipeline, a projection) gets the same number.
+struct FormulaScope<'a> {
+    arguments: &'a [String],
+    own: &'a BTreeMap<String, FormulaParamDoc>,
+    params: &'a [Param],
+    param_index: &'a BTreeMap<String, usize>,
+    lookups: &'a Lookups,
+}
+
+impl Scope for FormulaScope<'_> {
+    fn variable(&self, name: &str) -> Option<Slot> {
+        if let Some(i) = self.arguments.iter().position(|a| a == name) {
+            return Some(Slot::Input(i));
+        }
+        if let Some(p) = self.own.get(name) {
+            return Some(Slot::Const(p.value));
+        }
+        self.param_index.get(name).map(|&i| Slot::Const(self.params[i].value))
+    }
+    fn function(&self, name: &str) -> Option<Arc<dyn Lookup>> {
+        self.lookups.get(name).cloned()
+    }
+    fn variable_names(&self) -> Vec<String> {
+        self.arguments
+            .iter()
+            .cloned()
+            .chain(self.own.keys().cloned())
+            .chain(self.params.iter().map(|p| p.id.clone()))
+            .collect()
+    }
+    fn function_names(&self) -> Vec<String> {
+        self.lookups.keys().cloned().collect()
+    }
+}
+
+fn compile_formulas(
+    rev: &Revision,
+    vars: &BTreeMap<String, usize>,
+    params: &[Param],
+    param_index: &BTreeMap<String, usize>,
+    lookups: &mut Lookups,
+    out: &mut Vec<Diagnostic>,
+) -> Vec<FormulaInfo> {
+    let mut formulas: Vec<FormulaInfo> = Vec::new();
+    for (file, doc) in documents::<FormulasDoc>(rev, "formulas.schema.json", out) {
+        for (i, f) in doc.formulas.into_iter().enumerate() {
+            let pointer = format!("/formulas/{i}");
+            let clash = if formulas.iter().any(|g| g.id == f.id) {
+                Some(format!("formula '{}' declared twice", f.id))
+            } else if lookups.contains_key(&f.id) {
+                Some(format!("'{}' is already a table or curve", f.id))
+            } else if expr::Builtin::by_name(&f.id).is_some() {
+                Some(format!("'{}' is a builtin function name", f.id))
+            } else if vars.contains_key(&f.id) || param_index.contains_key(&f.id) {
+                Some(format!("'{}' is already a variable or parameter", f.id))
+            } else {
+                None
+            };
+            if let Some(msg) = clash {
+                out.push(Diagnostic::new(&file, format!("{pointer}/id"), msg));
+                continue;
+            }
+            for (k, a) in f.arguments.iter().enumerate() {
+                if f.parameters.contains_key(a) || param_index.contains_key(a) {
+                    out.push(Diagnostic::new(
+                        &file,
+                        format!("{pointer}/arguments/{k}"),
+                        format!("argument '{a}' would hide the parameter of that name"),
+                    ));
+                }
+            }
+            for (name, p) in &f.parameters {
+                let at = format!("{pointer}/parameters/{}/value", crate::catalog::escape_token(name));
+                let v = p.value;
+                let broken = [
+                    (p.minimum.filter(|&m| v < m), "minimum", "at least"),
+                    (p.maximum.filter(|&m| v > m), "maximum", "at most"),
+                    (p.minimum_exclusive.filter(|&m| v <= m), "minimumExclusive", "greater than"),
+                    (p.maximum_exclusive.filter(|&m| v >= m), "maximumExclusive", "less than"),
+                ];
+                for (bound, key, words) in broken {
+                    if let Some(b) = bound {
+                        out.push(Diagnostic::new(
+                            &file,
+                            &at,
+                            format!("{} of formula {} is {v}, but must be {words} {b} ({key}: {b})", name, f.id),
+                        ));
+                    }
+                }
+            }
+            let scope =
+                FormulaScope { arguments: &f.arguments, own: &f.parameters, params, param_index, lookups: &*lookups };
+            let body = expr::parse(&f.expr).map_err(|e| e.to_string()).and_then(|ast| {
+                if let Some(v) = ast.variables().into_iter().find(|v| vars.contains_key(*v) && scope.variable(v).is_none())
+                {
+                    return Err(format!(
+                        "'{v}' is a vocabulary variable: a formula reads only its arguments and parameters (add it to \"arguments\")"
+                    ));
+                }
+                expr::compile(&ast, &scope).map_err(|e| describe(&e))
+            });
+            let arity = f.arguments.len();
+            let function: Arc<dyn Lookup> = match body {
+                Ok(body) => Arc::new(Formula { body, arity }),
+                Err(msg) => {
+                    out.push(Diagnostic::new(&file, format!("{pointer}/expr"), msg));
+                    Arc::new(Broken(arity))
+                }
+            };
+            lookups.insert(f.id.clone(), function.clone());
+            formulas.push(FormulaInfo {
+                id: f.id,
+                label: f.label,
+                arguments: f.arguments,
+                parameters: f.parameters.iter().map(|(k, p)| (k.clone(), p.value)).collect(),
+                expr: f.expr,
+                source: format!("{file}#{pointer}"),
+                function,
+            });
+        }
+    }
+    formulas
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -558,6 +742,15 @@ struct Reads {
 
 impl Reads {
     /// The slots the stage depends on, directly or through the named values it reads.
+    /// The slots read directly or through the given named values (the pipeline's `let`s).
+    fn direct(&self, local_deps: &[Vec<usize>], lets: &[usize]) -> Vec<usize> {
+        let mut all = self.inputs.clone();
+        for l in self.locals.iter().filter(|l| lets.contains(l)) {
+            all.extend(local_deps.get(*l).into_iter().flatten());
+        }
+        all.into_iter().collect()
+    }
+
     fn depends_on(&self, local_deps: &[Vec<usize>]) -> Vec<usize> {
         let mut all = self.inputs.clone();
         for &l in &self.locals {
@@ -661,7 +854,36 @@ fn compile_pipeline(
         locals.len() - 1
     };
 
+    let modifier_docs = p.modifiers.iter().filter_map(|m| match m {
+        ModifierRef::Named(name) => ctx.library.get(name).map(|l| &l.item),
+        ModifierRef::Inline(doc) => Some(doc),
+    });
+    let running_local = if modifier_docs.into_iter().any(reads_running) {
+        let slot = claim_local(RUNNING, ptr, &mut locals, out);
+        local_deps.resize(slot + 1, Vec::new());
+        Some(slot)
+    } else {
+        None
+    };
+    for (i, l) in p.lets.iter().enumerate() {
+        if running_local.is_some() && expr::parse(&l.expr).is_ok_and(|a| a.variables().contains(&RUNNING)) {
+            out.push(Diagnostic::new(
+                file,
+                format!("{ptr}/let/{i}/expr"),
+                "'running' (the value before a modifier) is only defined in modifiers",
+            ));
+        }
+    }
+    if running_local.is_some() && reads_running(&p.base) {
+        out.push(Diagnostic::new(
+            file,
+            format!("{ptr}/base"),
+            "'running' (the value before a modifier) is only defined in modifiers",
+        ));
+    }
+
     let mut lets = Vec::new();
+    let mut let_slots: Vec<usize> = Vec::new();
     for (i, l) in p.lets.iter().enumerate() {
         let lp = format!("{ptr}/let/{i}");
         let scope = PipelineScope { env, locals: &locals };
@@ -669,6 +891,7 @@ fn compile_pipeline(
         let compiled = compile_expr(&l.expr, file, &format!("{lp}/expr"), &scope, &mut r, out, "", false);
         let slot = claim_local(&l.id, &format!("{lp}/id"), &mut locals, out);
         let depends_on = r.depends_on(&local_deps);
+        let_slots.push(slot);
         reads.extend(r.inputs);
         local_deps.resize(slot + 1, Vec::new());
         local_deps[slot] = depends_on.clone();
@@ -681,6 +904,7 @@ fn compile_pipeline(
                 probe: None,
                 table: None,
                 local: slot,
+                reads: depends_on.clone(),
                 depends_on,
                 source: format!("{file}#{lp}"),
             });
@@ -715,9 +939,16 @@ fn compile_pipeline(
         |mut s: Stage, r: Reads, pointer: &str, locals: &mut Vec<String>, out: &mut Vec<Diagnostic>| {
             s.local = claim_local(&s.id.clone(), pointer, locals, out);
             s.depends_on = r.depends_on(&local_deps);
+            s.reads = r.direct(&local_deps, &let_slots);
             reads.extend(r.inputs);
             local_deps.resize(s.local + 1, Vec::new());
             local_deps[s.local] = s.depends_on.clone();
+            // The value before the next stage depends on everything up to this one.
+            if let Some(rl) = running_local {
+                let mut all: BTreeSet<usize> = local_deps[rl].iter().copied().collect();
+                all.extend(s.depends_on.iter().copied());
+                local_deps[rl] = all.into_iter().collect();
+            }
             s
         };
 
@@ -832,6 +1063,7 @@ fn compile_pipeline(
         difficulty,
         difficulty_source: format!("{}#/resolution/difficulty", ctx.res_file),
         value_local,
+        running_local,
         n_locals: locals.len(),
         inputs: reads.into_iter().collect(),
         source: format!("{file}#{ptr}"),
@@ -864,6 +1096,7 @@ fn stage(
                 table: None,
                 local: 0,
                 depends_on: Vec::new(),
+                reads: Vec::new(),
                 source: format!("{file}#{pointer}"),
             })
         }
@@ -897,6 +1130,7 @@ fn stage(
                 table: Some(t.clone()),
                 local: 0,
                 depends_on: Vec::new(),
+                reads: Vec::new(),
                 source: format!("{file}#{pointer}"),
             })
         }

@@ -121,6 +121,8 @@ pub enum Op {
     #[default]
     Add,
     Mul,
+    /// The stage's amount becomes the running value (a final rounding, a cap, a floor).
+    Set,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -174,4 +176,33 @@ pub struct PipelineDoc {
     #[serde(default)]
     pub modifiers: Vec<ModifierRef>,
     pub clamp: Option<[f64; 2]>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct FormulasDoc {
+    pub formulas: Vec<FormulaDoc>,
+}
+
+/// A named function of a few arguments with its own constrained parameters.
+#[derive(Debug, Clone, Deserialize)]
+pub struct FormulaDoc {
+    pub id: String,
+    pub label: Labels,
+    pub arguments: Vec<String>,
+    /// By name.
+    #[serde(default)]
+    pub parameters: BTreeMap<String, FormulaParamDoc>,
+    pub expr: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FormulaParamDoc {
+    pub value: f64,
+    pub label: Labels,
+    pub unit: Option<String>,
+    pub minimum: Option<f64>,
+    pub maximum: Option<f64>,
+    pub minimum_exclusive: Option<f64>,
+    pub maximum_exclusive: Option<f64>,
 }

@@ -8,7 +8,7 @@ mod finite;
 mod inputs;
 mod table;
 
-pub use compile::{MAX_LOCALS, compile, compile_with, split_source};
+pub use compile::{MAX_LOCALS, compile, compile_partial, compile_with, split_source};
 pub use doc::{Op, VarKind};
 pub use inputs::{InputError, Prepared};
 pub use table::{Bin, Curve, Interval, RangeTable};
@@ -86,6 +86,33 @@ impl TableInfo {
     }
 }
 
+/// A formula of the revision: a named function of a few arguments with its own parameters,
+/// callable from any expression like a table (`W1_ARMOR_REMAINING_AMOUNT(armor)`).
+#[derive(Clone)]
+pub struct FormulaInfo {
+    pub id: String,
+    pub label: Labels,
+    pub arguments: Vec<String>,
+    /// Its parameters by name, with their values.
+    pub parameters: Vec<(String, f64)>,
+    pub expr: String,
+    pub source: String,
+    pub function: Arc<dyn Lookup>,
+}
+
+impl std::fmt::Debug for FormulaInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FormulaInfo").field("id", &self.id).field("parameters", &self.parameters).finish()
+    }
+}
+
+impl FormulaInfo {
+    /// Evaluates the formula; `args` has one value per argument.
+    pub fn call(&self, args: &[f64]) -> f64 {
+        self.function.call(args)
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PipelineKind {
     /// base → modifiers → clamp → difficulty, rolled against the dice.
@@ -107,6 +134,10 @@ pub struct Stage {
     /// Vocabulary slots the stage's amount depends on, directly or through the named values it
     /// reads; sorted. Lets [`Pipeline::resolve_each`] evaluate the other stages once.
     pub depends_on: Vec<usize>,
+    /// Vocabulary slots the stage reads itself or through the pipeline's `let`s — not through
+    /// other stages' amounts or `running`; sorted. What a stage looks at, for checks of which
+    /// stage may read what (an effect policy's buckets).
+    pub reads: Vec<usize>,
     /// `file#pointer` of the stage in content.
     pub source: String,
 }
@@ -133,6 +164,8 @@ pub struct Pipeline {
     /// `file#pointer` of the difficulty expression (the resolution defaults').
     pub difficulty_source: String,
     pub value_local: usize,
+    /// The local holding the value before each modifier, when a modifier reads `running`.
+    pub running_local: Option<usize>,
     pub n_locals: usize,
     /// Vocabulary slots the pipeline reads, sorted.
     pub inputs: Vec<usize>,
@@ -151,6 +184,7 @@ pub struct Ruleset {
     param_index: BTreeMap<String, usize>,
     pub tables: Vec<TableInfo>,
     table_index: BTreeMap<String, usize>,
+    pub formulas: Vec<FormulaInfo>,
     pub pipelines: Vec<Pipeline>,
     pipeline_index: BTreeMap<String, usize>,
     /// Derived pipelines with an output, dependencies first.
@@ -192,6 +226,9 @@ impl Ruleset {
     }
     pub fn table(&self, id: &str) -> Option<&TableInfo> {
         self.table_index.get(id).map(|&i| &self.tables[i])
+    }
+    pub fn formula(&self, id: &str) -> Option<&FormulaInfo> {
+        self.formulas.iter().find(|f| f.id == id)
     }
     pub fn pipeline(&self, id: &str) -> Option<&Pipeline> {
         self.pipeline_index.get(id).map(|&i| &self.pipelines[i])
