@@ -40,6 +40,12 @@ impl Match {
     }
 
     fn dead(&mut self, kind: RestartKind, team: usize, spot: V2, taker: Option<usize>) {
+        match kind {
+            RestartKind::Corner => self.stats[team].corners += 1,
+            RestartKind::FreeKick => self.stats[team].free_kicks += 1,
+            RestartKind::Penalty => self.stats[team].penalties += 1,
+            _ => {}
+        }
         self.state.ball_state = Ball::Dead(Restart { kind, team, spot, taker });
         self.state.ball = spot;
     }
@@ -74,12 +80,13 @@ impl Match {
             // Taken on, a defender must tackle; otherwise he tackles only when it is worth it
             // and contains the carrier when it is not.
             if only.is_some() || self.would_tackle(c, o, cpos, moving) {
-                self.duel(c, o, moving);
+                self.duel(c, o, moving, only.is_some());
             }
         }
     }
 
-    fn duel(&mut self, c: usize, o: usize, moving: bool) {
+    /// A carrier's duel with a defender; `take_on` when the carrier chose to beat him.
+    fn duel(&mut self, c: usize, o: usize, moving: bool, take_on: bool) {
         let t = self.state.players[c].team;
         let pipes = self.rules.pipes;
         self.state.players[c].duel = true;
@@ -104,6 +111,10 @@ impl Match {
             dribbling: moving,
             outcome: name.into(),
         });
+        if take_on {
+            self.stats[t].take_ons += 1;
+            self.stats[t].take_ons_won += u32::from(outcome == DuelOutcome::CarrierKeeps);
+        }
         match outcome {
             DuelOutcome::CarrierKeeps => {
                 self.state.players[o].beaten_by = Some((c, self.state.round));
@@ -315,6 +326,7 @@ impl Match {
         };
         let wt = self.state.players[w].team;
         if wt == t {
+            self.stats[t].crosses_completed += 1;
             let goal = self.frame(t, self.rules.pitch.goal());
             self.state.players[w].pos = at;
             if at.dist(goal) <= self.rules.params.header_max_distance {
@@ -500,6 +512,7 @@ impl Match {
         };
         let saved = if self.rules.params.save_rule == 0.0 { kroll.success } else { kroll.margin > margin };
         if !saved {
+            self.stats[t].penalty_goals += u32::from(penalty);
             self.event(shot_event("goal", Some(keeper)));
             self.goal(c);
             return;
@@ -717,6 +730,7 @@ impl Match {
             }
         }
         self.penalty_kick = r.kind == RestartKind::Penalty;
+        self.taking = Some(r.kind);
         self.positioned_for = None;
         self.event(EventKind::Restart {
             restart: r.kind.name().into(),

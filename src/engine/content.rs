@@ -15,8 +15,9 @@ const BY: &str = "match engine";
 
 #[derive(Debug, thiserror::Error)]
 pub enum ContentError {
-    #[error(transparent)]
-    Missing(#[from] Missing),
+    /// Every name the engine needs that the revision lacks, all at once.
+    #[error("{}", .0.iter().map(|m| m.to_string()).collect::<Vec<_>>().join("; "))]
+    Missing(Vec<Missing>),
     #[error(
         "revision {revision} has no {what} (a {schema} document), which the match engine needs; it can resolve single tests (`microfut resolve`) but not play matches — use a revision that carries the match documents, or compare variants of one with its scenarios"
     )]
@@ -81,6 +82,9 @@ pub struct Slots {
     pub interception_radius: usize,
     pub r_normal: usize,
     pub r_sprint: usize,
+    /// 1 for the away side's players, 0 for the home side's (0.6: the home crowd's pressure
+    /// reads it); absent in revisions that do not declare it.
+    pub away_side: Option<usize>,
 }
 
 /// What a pass's margin means (baseline §8), from the tags of `pass_quality`.
@@ -128,7 +132,7 @@ pub struct Tagged<T: Copy> {
 
 impl<T: Copy> Tagged<T> {
     fn new(rs: &Ruleset, id: &str, map: &[(&str, T)]) -> Result<Self, ContentError> {
-        let table = rs.need_range_table(id, BY)?;
+        let table = rs.need_range_table(id, BY).map_err(|m| ContentError::Missing(vec![m]))?;
         let mut by_bin = Vec::new();
         for b in &table.bins {
             let tag = b.tag.as_deref().unwrap_or("");
@@ -365,6 +369,51 @@ struct NpcDoc {
     carry: CarryDoc,
     defending: Defending,
     retention: usize,
+    #[serde(default)]
+    cross: Option<CrossDoc>,
+    #[serde(default)]
+    phases: Vec<Phase>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CrossDoc {
+    probability: CrossProbability,
+    runners: Vec<String>,
+    markers: Vec<String>,
+    box_runs: bool,
+}
+
+/// What a cross's probability term weighs (0.6): the cross test's own chance, as for a shot,
+/// or (0.5) the chance the attacking side keeps the ball through the aerial duel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CrossProbability {
+    Test,
+    Keep,
+}
+
+/// How the NPC reads crosses (0.6; revisions without it play 0.5's rules: attackers and
+/// midfielders run onto a cross once it is chosen, the estimate leaves keepers out).
+#[derive(Debug, Clone)]
+pub struct CrossNpc {
+    pub probability: CrossProbability,
+    /// Lines whose players attack the landing zone.
+    pub runners: Vec<super::state::Line>,
+    /// Lines whose players track them goal-side.
+    pub markers: Vec<super::state::Line>,
+    /// Runners attack the box whenever their carrier stands in a crossing position, not only
+    /// once the cross is chosen (so a cross finds someone to reach it).
+    pub box_runs: bool,
+}
+
+/// A named phase of play for the decision log: the carrier's ball position in his attacking
+/// frame up to `until_x` metres.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Phase {
+    pub id: String,
+    pub until_x: f64,
 }
 
 /// The NPC's content (document §33, baseline §16).
@@ -377,6 +426,9 @@ pub struct Npc {
     pub carry: CarryNpc,
     pub defending: Defending,
     pub retention: usize,
+    pub cross: Option<CrossNpc>,
+    /// Phases of open play by the ball's depth, in order (empty: "open_play").
+    pub phases: Vec<Phase>,
 }
 
 /// A revision, compiled and resolved for the match engine.
@@ -483,6 +535,15 @@ impl Margins {
     pub fn control_keep(&self, difficulty: i32) -> f64 {
         self.control_keep[self.at(difficulty)]
     }
+
+    /// [`Margins::control_keep`] for a difficulty that may be fractional (0.6).
+    pub fn control_keep_of(&self, d: crate::dice::Difficulty) -> f64 {
+        if d.f == 0.0 {
+            self.control_keep(d.d)
+        } else {
+            (1.0 - d.f) * self.control_keep(d.d) + d.f * self.control_keep(d.d + 1)
+        }
+    }
 }
 
 /// What a pass of one difficulty can do, for the NPC's estimate: the margins that leave the
@@ -528,25 +589,74 @@ impl PassPlan {
     }
 }
 
+/// The plans of a pass whose difficulty lies between `d` and `d + 1` (0.6): both plans' margins
+/// over one list of (Q_INT, Q_REC) pairs, so interceptors and the receiver are weighed once.
+#[derive(Debug, Clone, Default)]
+pub struct MixedPlan {
+    pub q_ints: Vec<f64>,
+    pub q_recs: Vec<f64>,
+    /// (margin, its chance at `d`, pair) and the same at `d + 1`.
+    pub lo: Vec<(i32, f64, usize)>,
+    pub hi: Vec<(i32, f64, usize)>,
+}
+
+impl MixedPlan {
+    pub fn build(d: i32, odds: &crate::dice::Odds, margins: &Margins, params: &Params) -> MixedPlan {
+        let (a, b) = (PassPlan::build(d, odds, margins, params), PassPlan::build(d + 1, odds, margins, params));
+        let mut m = MixedPlan::default();
+        let entry = |qi: f64, qr: f64, m: &mut MixedPlan| match m
+            .q_ints
+            .iter()
+            .zip(&m.q_recs)
+            .position(|(&x, &y)| x == qi && y == qr)
+        {
+            Some(i) => i,
+            None => {
+                m.q_ints.push(qi);
+                m.q_recs.push(qr);
+                m.q_ints.len() - 1
+            }
+        };
+        for &(margin, p, e) in &a.reachable {
+            let k = entry(a.q_ints[e], a.q_recs[e], &mut m);
+            m.lo.push((margin, p, k));
+        }
+        for &(margin, p, e) in &b.reachable {
+            let k = entry(b.q_ints[e], b.q_recs[e], &mut m);
+            m.hi.push((margin, p, k));
+        }
+        m
+    }
+}
+
 /// [`PassPlan`]s for every difficulty a pass is likely to have, built once per revision.
 #[derive(Debug, Clone)]
 pub struct PassPlans {
     lo: i32,
     plans: Vec<PassPlan>,
+    /// Built only for revisions with fractional values.
+    mixed: Vec<MixedPlan>,
 }
 
 impl PassPlans {
-    fn new(odds: &crate::dice::Odds, margins: &Margins, params: &Params) -> PassPlans {
+    fn new(odds: &crate::dice::Odds, margins: &Margins, params: &Params, fractional: bool) -> PassPlans {
         let spec = odds.spec();
         // Difficulties well beyond the dice's totals behave like the ends; cover a wide band.
         let lo = spec.min_total() as i32 - 20;
         let hi = spec.max_total() as i32 + 20;
-        PassPlans { lo, plans: (lo..=hi).map(|d| PassPlan::build(d, odds, margins, params)).collect() }
+        let mixed =
+            if fractional { (lo..=hi).map(|d| MixedPlan::build(d, odds, margins, params)).collect() } else { Vec::new() };
+        PassPlans { lo, plans: (lo..=hi).map(|d| PassPlan::build(d, odds, margins, params)).collect(), mixed }
     }
 
     /// The plan of a pass with this difficulty, when tabulated.
     pub fn get(&self, difficulty: i32) -> Option<&PassPlan> {
         usize::try_from(difficulty - self.lo).ok().and_then(|i| self.plans.get(i))
+    }
+
+    /// The mixed plan of a pass between `difficulty` and the next, when tabulated.
+    pub fn mixed(&self, difficulty: i32) -> Option<&MixedPlan> {
+        usize::try_from(difficulty - self.lo).ok().and_then(|i| self.mixed.get(i))
     }
 }
 
@@ -607,6 +717,26 @@ impl DuelOdds {
         self.keep[self.index(carrier, defender)]
     }
 
+    /// [`DuelOdds::keep`] for difficulties that may be fractional (0.6): each side is rolled
+    /// against its two whole neighbours in proportion, independently.
+    pub fn keep_of(&self, carrier: crate::dice::Difficulty, defender: crate::dice::Difficulty) -> f64 {
+        Self::mixed(carrier, defender, |a, b| self.keep(a, b))
+    }
+
+    /// [`DuelOdds::win`] for difficulties that may be fractional.
+    pub fn win_of(&self, first: crate::dice::Difficulty, second: crate::dice::Difficulty) -> f64 {
+        Self::mixed(first, second, |a, b| self.win(a, b))
+    }
+
+    fn mixed(a: crate::dice::Difficulty, b: crate::dice::Difficulty, at: impl Fn(i32, i32) -> f64) -> f64 {
+        if a.f == 0.0 && b.f == 0.0 {
+            return at(a.d, b.d);
+        }
+        let (fa, fb) = (a.f, b.f);
+        (1.0 - fa) * ((1.0 - fb) * at(a.d, b.d) + fb * at(a.d, b.d + 1))
+            + fa * ((1.0 - fb) * at(a.d + 1, b.d) + fb * at(a.d + 1, b.d + 1))
+    }
+
     /// Chance the first of two contested tests wins (ties contested again).
     pub fn win(&self, first: i32, second: i32) -> f64 {
         self.win[self.index(first, second)]
@@ -629,16 +759,40 @@ fn doc<T: for<'de> Deserialize<'de>>(
     Ok((rev.file(name), parsed))
 }
 
+/// Records a missing name and goes on with a stand-in, so that every missing name is found in
+/// one pass (the stand-ins are never used: `Rules::new` stops before it reads them).
+fn noted<T>(missing: &std::cell::RefCell<Vec<Missing>>, found: Result<T, Missing>, stand_in: T) -> T {
+    found.unwrap_or_else(|m| {
+        missing.borrow_mut().push(m);
+        stand_in
+    })
+}
+
+/// Range tables the engine reads by name.
+const RANGE_TABLES: &[&str] = &[
+    "tackle_outcome",
+    "pass_quality",
+    "pass_q_int",
+    "control_outcome",
+    "shot_outcome",
+    "save_outcome",
+    "foul_check",
+    "gk_placement",
+];
+
 impl Rules {
     pub fn new(rs: Arc<Ruleset>) -> Result<Rules, ContentError> {
         let r = &*rs;
-        let p = |id: &str| r.need_pipeline(id, BY);
-        let v = |id: &str| r.need_var(id, BY);
-        let n = |id: &str| r.need_param(id, BY);
+        let missing = std::cell::RefCell::new(Vec::new());
+        let p = |id: &str| -> Result<usize, ContentError> { Ok(noted(&missing, r.need_pipeline(id, BY), 0)) };
+        let v = |id: &str| -> Result<usize, ContentError> { Ok(noted(&missing, r.need_var(id, BY), 0)) };
+        let n = |id: &str| -> Result<f64, ContentError> { Ok(noted(&missing, r.need_param(id, BY), f64::NAN)) };
         // Parameters engine 0.5.1 kept in code: revisions older than their carrier play with those values.
-        let n_or_in_code = |id: &str| match r.param(id) {
-            Some(v) => Ok(v),
-            None => super::legacy::value(&r.id, &r.version, id).ok_or_else(|| r.need_param(id, BY).unwrap_err()),
+        let n_or_in_code = |id: &str| -> Result<f64, ContentError> {
+            match r.param(id).or_else(|| super::legacy::value(&r.id, &r.version, id)) {
+                Some(v) => Ok(v),
+                None => n(id),
+            }
         };
 
         let (_, fdoc) = doc::<FormationsDoc>(r, "formations.schema.json", "formations")?;
@@ -676,28 +830,6 @@ impl Rules {
             adapt_security: optional(&ndoc.adaptation.security)?,
             adapt_verticality: optional(&ndoc.adaptation.verticality)?,
         };
-        for (name, idx) in [
-            ("control", pipes.control),
-            ("pass", pipes.pass),
-            ("cross", pipes.cross),
-            ("finishing", pipes.finishing),
-            ("header", pipes.header),
-            ("aerial_duel", pipes.aerial_duel),
-            ("dribble", pipes.dribble),
-            ("tackle", pipes.tackle),
-            ("protection", pipes.protection),
-            ("interception", pipes.interception),
-            ("save", pipes.save),
-            ("claim", pipes.claim),
-            ("positioning", pipes.positioning),
-        ] {
-            if r.pipelines[idx].kind != crate::ruleset::PipelineKind::Action {
-                return Err(ContentError::Invalid(format!(
-                    "{}: pipeline '{name}' must be an action pipeline (rolled against the dice)",
-                    r.label()
-                )));
-            }
-        }
         let slots = Slots {
             distance: v("distance")?,
             angle: v("angle")?,
@@ -726,15 +858,8 @@ impl Rules {
             interception_radius: v("interception_radius")?,
             r_normal: v("r_normal")?,
             r_sprint: v("r_sprint")?,
+            away_side: r.var("away_side"),
         };
-        let pace_var = &r.vars[slots.pace];
-        let pace = |name: &str| {
-            pace_var.values.get(name).copied().ok_or_else(|| {
-                ContentError::Invalid(format!("{}: variable 'pace' has no named value '{name}'", r.label()))
-            })
-        };
-        let paces = [pace("reposition")?, pace("run")?, pace("sprint")?];
-
         let clock = Clock {
             round_seconds: n("round_seconds")?,
             half_seconds: n("half_minutes")? * 60.0,
@@ -745,12 +870,6 @@ impl Rules {
             free_kick: n("restart_free_kick")?,
             kickoff_after_goal: n("restart_kickoff_after_goal")?,
         };
-        if clock.round_seconds <= 0.0 || clock.half_seconds <= 0.0 || clock.halves == 0 {
-            return Err(ContentError::Invalid(format!(
-                "{}: the clock needs positive round and half lengths",
-                r.label()
-            )));
-        }
         let params = Params {
             pressure_extra_radius: n("pressure_extra_radius")?,
             shot_dx_floor: n("shot_dx_floor")?,
@@ -831,6 +950,37 @@ impl Rules {
             penalty_box_clearance: n_or_in_code("penalty_box_clearance")?,
             touchline_margin: n_or_in_code("touchline_margin")?,
         };
+        let pitch = Pitch {
+            length: n("pitch_length")?,
+            width: n("pitch_width")?,
+            goal_y: n("goal_center_y")?,
+            post_low: n("post_low_y")?,
+            post_high: n("post_high_y")?,
+            box_depth: n("box_depth")?,
+            box_half_width: n("box_half_width")?,
+        };
+        for id in RANGE_TABLES {
+            noted(&missing, r.need_range_table(id, BY).map(|_| ()), ());
+        }
+        // Every name looked up: report all the missing ones together.
+        let missing = missing.into_inner();
+        if !missing.is_empty() {
+            return Err(ContentError::Missing(missing));
+        }
+        let pace_var = &r.vars[slots.pace];
+        let pace = |name: &str| {
+            pace_var.values.get(name).copied().ok_or_else(|| {
+                ContentError::Invalid(format!("{}: variable 'pace' has no named value '{name}'", r.label()))
+            })
+        };
+        let paces = [pace("reposition")?, pace("run")?, pace("sprint")?];
+
+        if clock.round_seconds <= 0.0 || clock.half_seconds <= 0.0 || clock.halves == 0 {
+            return Err(ContentError::Invalid(format!(
+                "{}: the clock needs positive round and half lengths",
+                r.label()
+            )));
+        }
         // Positioning keeps its pressers and supporters in fixed arrays.
         for (id, v) in [("press_count", params.press_count), ("support_count", params.support_count)] {
             if !(0.0..=MAX_HELPERS as f64).contains(&v) {
@@ -847,16 +997,39 @@ impl Rules {
                 params.cross_runner_lanes
             )));
         }
-        let pitch = Pitch {
-            length: n("pitch_length")?,
-            width: n("pitch_width")?,
-            goal_y: n("goal_center_y")?,
-            post_low: n("post_low_y")?,
-            post_high: n("post_high_y")?,
-            box_depth: n("box_depth")?,
-            box_half_width: n("box_half_width")?,
-        };
+        for (name, idx) in [
+            ("control", pipes.control),
+            ("pass", pipes.pass),
+            ("cross", pipes.cross),
+            ("finishing", pipes.finishing),
+            ("header", pipes.header),
+            ("aerial_duel", pipes.aerial_duel),
+            ("dribble", pipes.dribble),
+            ("tackle", pipes.tackle),
+            ("protection", pipes.protection),
+            ("interception", pipes.interception),
+            ("save", pipes.save),
+            ("claim", pipes.claim),
+            ("positioning", pipes.positioning),
+        ] {
+            if r.pipelines[idx].kind != crate::ruleset::PipelineKind::Action {
+                return Err(ContentError::Invalid(format!(
+                    "{}: pipeline '{name}' must be an action pipeline (rolled against the dice)",
+                    r.label()
+                )));
+            }
+        }
 
+        // The engine plays four lines; a role in another one would have no place in its play.
+        if let Some(role) = roles.roles.iter().find(|x| super::state::Line::from_id(&x.line).is_none()) {
+            return Err(ContentError::Invalid(format!(
+                "{}: role '{}' is in line '{}', which the match engine does not know (it plays {})",
+                r.label(),
+                role.id,
+                role.line,
+                ["goalkeeper", "defence", "midfield", "attack"].join(", ")
+            )));
+        }
         let default_formation = fdoc.formations.iter().position(|f| f.id == fdoc.default).ok_or_else(|| {
             ContentError::Invalid(format!("{}: default formation '{}' is not defined", r.label(), fdoc.default))
         })?;
@@ -880,13 +1053,16 @@ impl Rules {
         if ndoc.carry.directions.is_empty() {
             return Err(ContentError::Invalid(format!("{npc_file}: carry needs at least one direction")));
         }
-        let mut lines = Vec::new();
-        for l in &ndoc.carry.lines {
-            if !roles.lines.iter().any(|x| &x.id == l) {
-                return Err(ContentError::Invalid(format!("{npc_file}: carry names unknown line '{l}'")));
-            }
-            lines.push(super::state::Line::from_id(l));
-        }
+        let lines_of = |ids: &[String], at: &str| -> Result<Vec<super::state::Line>, ContentError> {
+            ids.iter()
+                .map(|l| {
+                    super::state::Line::from_id(l)
+                        .filter(|_| roles.lines.iter().any(|x| &x.id == l))
+                        .ok_or_else(|| ContentError::Invalid(format!("{npc_file}: {at} names unknown line '{l}'")))
+                })
+                .collect()
+        };
+        let lines = lines_of(&ndoc.carry.lines, "carry")?;
         let npc = Npc {
             weights: ndoc.weights,
             personality: ndoc.personality,
@@ -900,7 +1076,20 @@ impl Rules {
             },
             defending: ndoc.defending,
             retention: ndoc.retention,
+            cross: match ndoc.cross {
+                None => None,
+                Some(c) => Some(CrossNpc {
+                    probability: c.probability,
+                    runners: lines_of(&c.runners, "cross.runners")?,
+                    markers: lines_of(&c.markers, "cross.markers")?,
+                    box_runs: c.box_runs,
+                }),
+            },
+            phases: ndoc.phases,
         };
+        if npc.phases.windows(2).any(|w| w[0].until_x >= w[1].until_x) {
+            return Err(ContentError::Invalid(format!("{npc_file}: phases must be listed by increasing until_x")));
+        }
         let tackle_outcome = Tagged::new(
             r,
             "tackle_outcome",
@@ -922,7 +1111,7 @@ impl Rules {
                 ("misplaced", PassOutcome::Misplaced),
             ],
         )?;
-        let pass_q_int = r.need_range_table("pass_q_int", BY)?;
+        let pass_q_int = r.need_range_table("pass_q_int", BY).map_err(|m| ContentError::Missing(vec![m]))?;
         let control_outcome = Tagged::new(
             r,
             "control_outcome",
@@ -942,7 +1131,8 @@ impl Rules {
             ],
         )?;
         let margins = Margins::new(&r.odds, &pass_quality, &pass_q_int, &shot_outcome, &control_outcome);
-        let pass_plans = PassPlans::new(&r.odds, &margins, &params);
+        let fractional = rs.pipelines[pipes.pass].fractional;
+        let pass_plans = PassPlans::new(&r.odds, &margins, &params, fractional);
         // Sheet values never change during a match; everything the engine writes is a context
         // variable. A pipeline that reads few context values repeats its results.
         let written = [
@@ -997,7 +1187,7 @@ impl Rules {
             )?,
             tackle_outcome,
             foul_check: Tagged::new(r, "foul_check", &[("foul", true), ("clean", false)])?,
-            gk_placement: r.need_range_table("gk_placement", BY)?,
+            gk_placement: r.need_range_table("gk_placement", BY).map_err(|m| ContentError::Missing(vec![m]))?,
             clock,
             params,
             pitch,
@@ -1033,22 +1223,24 @@ pub fn check(rs: Arc<Ruleset>) -> Vec<Diagnostic> {
     }
     match Rules::new(rs.clone()) {
         Ok(_) => Vec::new(),
-        Err(e) => {
-            // Name the document the missing piece belongs in, when the revision has one.
-            let schema = match &e {
-                ContentError::Missing(m) => match m.what {
-                    "parameter" => Some("params.schema.json"),
-                    "table" | "range table" => Some("tables.schema.json"),
-                    "pipeline" => Some("pipelines.schema.json"),
-                    "variable" => Some("vocabulary.schema.json"),
-                    _ => None,
-                },
-                _ => None,
-            };
-            let file = schema
-                .and_then(|s| rs.revision.documents.iter().find(|(_, d)| declared_schema(d) == Some(s)))
-                .map_or("manifest.json", |(name, _)| name.as_str());
-            vec![Diagnostic::new(rs.revision.file(file), "", e.to_string())]
-        }
+        // Each missing name in the document (and at the list) it belongs in, when the revision
+        // has one.
+        Err(ContentError::Missing(names)) => names
+            .iter()
+            .map(|m| {
+                let (schema, pointer) = match m.what {
+                    "parameter" => ("params.schema.json", "/params"),
+                    "table" | "range table" => ("tables.schema.json", "/tables"),
+                    "pipeline" => ("pipelines.schema.json", "/pipelines"),
+                    "variable" => ("vocabulary.schema.json", "/variables"),
+                    _ => ("manifest.schema.json", ""),
+                };
+                match rs.revision.documents.iter().find(|(_, d)| declared_schema(d) == Some(schema)) {
+                    Some((name, _)) => Diagnostic::new(rs.revision.file(name), pointer, m.to_string()),
+                    None => Diagnostic::new(rs.revision.file("manifest.json"), "", m.to_string()),
+                }
+            })
+            .collect(),
+        Err(e) => vec![Diagnostic::new(rs.revision.file("manifest.json"), "", e.to_string())],
     }
 }

@@ -29,7 +29,7 @@ pub use simulator::MatchSimulator;
 pub use stats::TeamStats;
 
 use crate::club::Club;
-use crate::dice::Dice;
+use crate::dice::{Dice, Difficulty};
 use crate::pipeline::{Resolution, Roll};
 use geometry::{V2, angle_between};
 use log::DecisionLog;
@@ -110,7 +110,7 @@ pub struct Match {
     /// The restart in play is a penalty: the taker's only candidate is the shot, unblocked.
     penalty_kick: bool,
     /// Duel difficulties computed this round: (carrier, defender, moving, difficulties).
-    duel_cache: Vec<(usize, usize, bool, (i32, i32))>,
+    duel_cache: Vec<(usize, usize, bool, (Difficulty, Difficulty))>,
     /// Buffers the pass estimates reuse (a decision makes ~10), so estimating allocates nothing.
     pass_scratch: npc::PassScratch,
     strike_scratch: npc::StrikeScratch,
@@ -128,6 +128,8 @@ pub struct Match {
     adapted: Option<(u32, usize, npc::Axes)>,
     /// Set while explaining: inputs then hold exact angles, as the explanation shows them.
     exact_angles: bool,
+    /// The restart the carrier takes this round, if any (the decision log's phase).
+    taking: Option<state::RestartKind>,
 }
 
 impl Match {
@@ -197,6 +199,7 @@ impl Match {
             log_ids: Vec::new(),
             adapted: None,
             exact_angles: false,
+            taking: None,
             rules,
         };
         m.log_ids = m
@@ -393,6 +396,7 @@ impl Match {
     }
 
     fn after_round(&mut self) {
+        self.taking = None;
         self.update_bodies();
         if let Some(t) = self.holding_team() {
             self.state.possession_rounds[t] += 1;
@@ -536,8 +540,8 @@ impl Match {
     }
 
     /// The difficulty of an action pipeline for a player, without rolling.
-    fn difficulty(&self, p: usize, pipe: usize) -> i32 {
-        self.estimate(p, pipe).difficulty.expect("the engine's action pipelines are checked at load")
+    fn difficulty(&self, p: usize, pipe: usize) -> Difficulty {
+        self.estimate(p, pipe).diff().expect("the engine's action pipelines are checked at load")
     }
 
     /// Evaluates and rolls: a real test, advancing the dice.

@@ -8,7 +8,8 @@
 //! (seed, round, player, candidate): estimating never draws a die.
 
 use super::Match;
-use super::content::PassPlan;
+use super::content::{CrossProbability, MixedPlan, PassPlan};
+use crate::dice::Difficulty;
 use super::geometry::{LINE_END, V2, along_segment, angle_between, sqrt_le};
 use super::log::{CandidateLog, Decision, Personality, StateSummary};
 use super::state::{Line, mix};
@@ -258,7 +259,7 @@ impl Match {
         }
 
         // Cross from a wide attacking position.
-        if cf.x >= pr.cross_min_x && (cf.y - pitch.goal_y).abs() >= pr.cross_min_wide {
+        if self.crossing_position(t, cpos) {
             let landing = self.cross_landing(t, cpos);
             let d = cpos.dist(landing);
             if d <= self.get(c, self.rules.slots.cross_range) {
@@ -314,6 +315,13 @@ impl Match {
             let along = along_segment(pl.pos, from, to);
             along > 0.0 && sqrt_le(pl.pos.dist2(from + (to - from) * along), reach)
         })
+    }
+
+    /// Whether a player of team `t` at `at` stands where he may cross: deep and wide enough.
+    pub(super) fn crossing_position(&self, t: usize, at: V2) -> bool {
+        let pr = self.rules.params;
+        let f = self.frame(t, at);
+        f.x >= pr.cross_min_x && (f.y - self.rules.pitch.goal_y).abs() >= pr.cross_min_wide
     }
 
     /// Where a cross from `from` aims: beyond the centre of the goal, at the content's depth.
@@ -388,7 +396,12 @@ impl Match {
             // The probability term: the exact chance of the shot's own test (document §33); for
             // the other actions, the chance the ball is kept through them. A shot's goal chance
             // is its threat.
-            let probability = if cand.kind == Kind::Shoot { cand.probability } else { cand.success };
+            let cross_test = matches!(&self.rules.npc.cross, Some(x) if x.probability == CrossProbability::Test);
+            let probability = match cand.kind {
+                Kind::Shoot => cand.probability,
+                Kind::Cross if cross_test => cand.probability,
+                _ => cand.success,
+            };
             let terms = [threat, probability, progression, -risk];
             let dot = |w: W| w.0.iter().zip(terms).map(|(a, b)| a * b).sum::<f64>();
             let (s0, sp, sa) = (dot(w0), dot(wp), dot(wa));
@@ -460,6 +473,19 @@ impl Match {
         best
     }
 
+    /// The phase a decision is taken in: the restart the carrier takes, or the content's phase
+    /// of open play for the ball's depth `x` in his attacking frame.
+    fn phase(&self, x: f64) -> std::borrow::Cow<'static, str> {
+        if let Some(kind) = self.taking {
+            return kind.name().into();
+        }
+        let phases = &self.rules.npc.phases;
+        match phases.iter().find(|p| x <= p.until_x).or(phases.last()) {
+            Some(p) => p.id.clone().into(),
+            None => "open_play".into(),
+        }
+    }
+
     pub(super) fn log_decision(&mut self, carrier: usize, selected: usize, human: bool) {
         if self.log.retention() == 0 {
             self.log.push_dropped();
@@ -496,7 +522,7 @@ impl Match {
                 score: self.state.score,
                 goal_diff: self.state.score[t] as i32 - self.state.score[1 - t] as i32,
                 ball: [(bf.x * 100.0).round() / 100.0, (bf.y * 100.0).round() / 100.0],
-                phase: "attack",
+                phase: self.phase(bf.x),
             },
             candidate_actions: self
                 .candidates
@@ -606,7 +632,7 @@ impl Match {
     /// Values of the carrier's dribble (or shielding) test and the defender's tackle.
     /// Difficulties of the carrier's dribble (or shielding) test and the defender's tackle,
     /// cached for the round: they depend on who and how, not on where.
-    pub(super) fn duel_values(&mut self, c: usize, o: usize, moving: bool) -> (i32, i32) {
+    pub(super) fn duel_values(&mut self, c: usize, o: usize, moving: bool) -> (Difficulty, Difficulty) {
         if let Some(&(_, _, _, v)) = self.duel_cache.iter().find(|e| e.0 == c && e.1 == o && e.2 == moving) {
             return v;
         }
@@ -620,8 +646,8 @@ impl Match {
     }
 
     /// Exact chance the carrier keeps the ball in a duel, from both difficulties.
-    fn keep_chance(&self, carrier_difficulty: i32, defender_difficulty: i32) -> f64 {
-        self.rules.duels.keep(carrier_difficulty, defender_difficulty)
+    fn keep_chance(&self, carrier_difficulty: Difficulty, defender_difficulty: Difficulty) -> f64 {
+        self.rules.duels.keep_of(carrier_difficulty, defender_difficulty)
     }
 
     /// (pass test probability, exact probability the team keeps the ball through the pass):
@@ -643,7 +669,7 @@ impl Match {
         self.set(c, s.distance, from.dist(to));
         self.set_orientation(c, to);
         let res = self.estimate(c, pipes.pass);
-        let Some(difficulty) = res.difficulty.filter(|_| res.possible) else { return (0.0, 0.0) };
+        let Some(difficulty) = res.diff().filter(|_| res.possible) else { return (0.0, 0.0) };
         let p_pass = res.chance();
         let t = self.state.players[c].team;
         for o in self.opponents(t) {
@@ -662,48 +688,59 @@ impl Match {
         // Borrowed field by field: the rules are read while the players' inputs are written.
         let rules = &*self.rules;
         let odds = &rules.rs.odds;
-        let built;
-        let plan = match rules.pass_plans.get(difficulty) {
-            Some(plan) => plan,
-            None => {
-                built = PassPlan::build(difficulty, odds, &rules.margins, &pr);
-                &built
-            }
+        let (built, built_mixed);
+        // A whole difficulty has one plan; a fractional one (0.6) both neighbours' margins, in
+        // proportion, over one list of pairs.
+        let (q_ints, q_recs, parts): (&[f64], &[f64], [(&[(i32, f64, usize)], f64); 2]) = if difficulty.f == 0.0 {
+            let plan = match rules.pass_plans.get(difficulty.d) {
+                Some(plan) => plan,
+                None => {
+                    built = PassPlan::build(difficulty.d, odds, &rules.margins, &pr);
+                    &built
+                }
+            };
+            (&plan.q_ints, &plan.q_recs, [(&plan.reachable, 1.0), (&[], 0.0)])
+        } else {
+            let plan = match rules.pass_plans.mixed(difficulty.d) {
+                Some(plan) => plan,
+                None => {
+                    built_mixed = MixedPlan::build(difficulty.d, odds, &rules.margins, &pr);
+                    &built_mixed
+                }
+            };
+            (&plan.q_ints, &plan.q_recs, [(&plan.lo, 1.0 - difficulty.f), (&plan.hi, difficulty.f)])
         };
-        let pairs = plan.q_ints.len();
+        let pairs = q_ints.len();
         if pairs == 0 {
             return (p_pass, 0.0);
         }
         // diffs[entry * n + i]: interceptor i's difficulty at that pair's Q_INT.
         let n = sc.on_line.len();
-        sc.diffs.resize(pairs * n, 0);
+        sc.diffs.resize(pairs * n, Difficulty::whole(0));
         let interception = &rules.rs.pipelines[pipes.interception];
         for (i, &(o, _)) in sc.on_line.iter().enumerate() {
             let diffs = &mut sc.diffs;
-            interception.resolve_each(&mut self.state.players[o].inputs, s.q_int, &plan.q_ints, |k, res| {
-                diffs[k * n + i] = res.difficulty.expect("the engine's action pipelines are checked at load");
+            interception.resolve_each(&mut self.state.players[o].inputs, s.q_int, q_ints, |k, res| {
+                diffs[k * n + i] = res.diff().expect("the engine's action pipelines are checked at load");
             });
         }
         sc.control.resize(pairs, 0.0);
         let control = &mut sc.control;
-        rules.rs.pipelines[pipes.control].resolve_each(
-            &mut self.state.players[r].inputs,
-            s.q_rec,
-            &plan.q_recs,
-            |k, res| {
-                let d = res.difficulty.expect("the engine's action pipelines are checked at load");
-                control[k] = rules.margins.control_keep(d);
-            },
-        );
+        rules.rs.pipelines[pipes.control].resolve_each(&mut self.state.players[r].inputs, s.q_rec, q_recs, |k, res| {
+            let d = res.diff().expect("the engine's action pipelines are checked at load");
+            control[k] = rules.margins.control_keep_of(d);
+        });
         let mut keep = 0.0;
-        for &(margin, p, entry) in &plan.reachable {
-            let mut through = 1.0;
-            for &od in &sc.diffs[entry * n..(entry + 1) * n] {
-                // The interceptor fails when his margin does not beat the pass (or his test fails).
-                let needs = if compare { od + margin + 1 } else { od };
-                through *= 1.0 - odds.chance(needs);
+        for (list, w) in parts {
+            for &(margin, p, entry) in list {
+                let mut through = 1.0;
+                for &od in &sc.diffs[entry * n..(entry + 1) * n] {
+                    // The interceptor fails when his margin does not beat the pass (or his test fails).
+                    let needs = if compare { od.plus(margin + 1) } else { od };
+                    through *= 1.0 - odds.chance_of(needs);
+                }
+                keep += w * p * through * sc.control[entry];
             }
-            keep += p * through * sc.control[entry];
         }
         (p_pass, keep)
     }
@@ -720,33 +757,53 @@ impl Match {
         let t = self.state.players[c].team;
         let radius = self.rules.params.aerial_radius;
         // The easiest header (lowest difficulty) of each side.
-        let mut best: [Option<i32>; 2] = [None, None];
-        let mut header: Option<(i32, usize)> = None;
+        let mut best: [Option<Difficulty>; 2] = [None, None];
+        let mut header: Option<(Difficulty, usize)> = None;
+        let rules = self.rules.clone();
+        let content = rules.npc.cross.as_ref();
         for p in 0..self.state.players.len() {
-            if p == c || self.state.players[p].line == Line::Goalkeeper {
-                continue;
-            }
             let pl = &self.state.players[p];
-            // Team-mates run onto the cross this round (attackers and midfielders); defenders
-            // track them: both can reach the landing zone at a sprint.
-            let runner = pl.team == t && matches!(pl.line, Line::Attack | Line::Midfield);
-            let defender = pl.team != t;
-            let reach = if runner || defender { pl.inputs.get(s.r_sprint) } else { 0.0 };
-            if pl.pos.dist(landing) > radius + reach {
+            let keeper = pl.line == Line::Goalkeeper;
+            if p == c || (keeper && content.is_none()) {
                 continue;
             }
+            // A keeper claims near the landing point inside his own box (as in the duel itself;
+            // 0.5's estimate left keepers out).
+            let pipe = if keeper {
+                if pl.team == t
+                    || pl.pos.dist(landing) > self.rules.params.keeper_claim_radius
+                    || !self.rules.pitch.in_own_box(self.frame(pl.team, landing))
+                {
+                    continue;
+                }
+                self.rules.pipes.claim
+            } else {
+                // Team-mates of the runners' lines run onto the cross this round (0.5: attackers
+                // and midfielders); defenders track them: both reach the landing zone at a sprint.
+                let runner = pl.team == t
+                    && match content {
+                        Some(x) => x.runners.contains(&pl.line),
+                        None => matches!(pl.line, Line::Attack | Line::Midfield),
+                    };
+                let defender = pl.team != t;
+                let reach = if runner || defender { pl.inputs.get(s.r_sprint) } else { 0.0 };
+                if pl.pos.dist(landing) > radius + reach {
+                    continue;
+                }
+                self.rules.pipes.aerial_duel
+            };
             self.set_stamina(p);
-            let Some(d) = self.estimate(p, self.rules.pipes.aerial_duel).difficulty else { continue };
+            let Some(d) = self.estimate(p, pipe).diff() else { continue };
             let side = usize::from(self.state.players[p].team != t);
-            best[side] = Some(best[side].map_or(d, |b| b.min(d)));
-            if side == 0 && header.is_none_or(|(hd, _)| d < hd) {
+            best[side] = Some(best[side].map_or(d, |b: Difficulty| if d.real() < b.real() { d } else { b }));
+            if side == 0 && header.is_none_or(|(hd, _): (Difficulty, usize)| d.real() < hd.real()) {
                 header = Some((d, p));
             }
         }
         let win = match best {
             [None, _] => 0.0,
             [Some(_), None] => 1.0,
-            [Some(a), Some(b)] => self.rules.duels.win(a, b),
+            [Some(a), Some(b)] => self.rules.duels.win_of(a, b),
         };
         let keep = p_cross * win;
 
@@ -771,7 +828,7 @@ impl Match {
     fn strike_estimate(&mut self, c: usize, pipe: usize) -> (f64, f64) {
         let (res, target) = self.prepare_strike(c, pipe);
         let p_success = res.chance();
-        let Some(difficulty) = res.difficulty.filter(|_| res.possible) else { return (0.0, 0.0) };
+        let Some(difficulty) = res.diff().filter(|_| res.possible) else { return (0.0, 0.0) };
         let t = self.state.players[c].team;
         let s = self.rules.slots;
         let from = self.state.players[c].pos;
@@ -799,9 +856,15 @@ impl Match {
         sc.keeper.resize(self.rules.gk_placement.bins.len(), None);
         // Blockers' difficulties per distinct Q_INT: q_ints[entry], diffs[entry * n + i].
         let n = sc.blockers.len();
+        // A fractional difficulty (0.6) is rolled against each whole neighbour in proportion.
+        let whole = [(difficulty.d, 1.0 - difficulty.f), (difficulty.d + 1, difficulty.f)];
+        // The keeper's chance depends on the margin only through its placement bin, unless he
+        // must beat the margin itself.
+        let by_bin = self.rules.params.save_rule == 0.0;
+        for (d, weight) in whole.into_iter().filter(|&(_, w)| w > 0.0) {
         for total in spec.min_total()..=spec.max_total() {
             let p = self.rules.rs.odds.exactly(total);
-            let margin = total as i32 - difficulty;
+            let margin = total as i32 - d;
             if self.rules.margins.shot(margin) == super::content::ShotOutcome::OffTarget {
                 continue;
             }
@@ -820,16 +883,16 @@ impl Match {
             let odds = &self.rules.rs.odds;
             let through: f64 = sc.diffs[entry * n..(entry + 1) * n]
                 .iter()
-                .map(|&bd| 1.0 - odds.chance(if compare { bd + margin + 1 } else { bd }))
+                .map(|&bd| 1.0 - odds.chance_of(if compare { bd.plus(margin + 1) } else { bd }))
                 .product();
             let bin = self.rules.gk_placement.bin_index(margin as f64);
-            let beaten = match sc.keeper[bin] {
+            let beaten = match sc.keeper[bin].filter(|_| by_bin) {
                 Some(b) => b,
                 None => {
                     self.set_scaled(keeper, s.shot_margin, margin as f64);
                     let save = self.estimate(keeper, self.rules.pipes.save);
                     // A keeper who cannot reach the shot does not save it.
-                    let b = match save.difficulty.filter(|_| save.possible) {
+                    let b = match save.diff().filter(|_| save.possible) {
                         Some(d) => self.beat_keeper(margin, d),
                         None => 1.0,
                     };
@@ -837,20 +900,25 @@ impl Match {
                     b
                 }
             };
-            goal += p.as_f64() * through * beaten;
+            if weight == 1.0 {
+                goal += p.as_f64() * through * beaten;
+            } else {
+                goal += weight * p.as_f64() * through * beaten;
+            }
+        }
         }
         self.strike_scratch = sc;
         (p_success, goal)
     }
 
     /// Probability the keeper fails to save a shot with this margin, under the content's rule.
-    pub(super) fn beat_keeper(&self, shot_margin: i32, keeper_difficulty: i32) -> f64 {
+    pub(super) fn beat_keeper(&self, shot_margin: i32, keeper_difficulty: Difficulty) -> f64 {
         let odds = &self.rules.rs.odds;
         if self.rules.params.save_rule == 0.0 {
-            1.0 - odds.chance(keeper_difficulty)
+            1.0 - odds.chance_of(keeper_difficulty)
         } else {
             // The keeper must beat the shot's margin.
-            1.0 - odds.chance(keeper_difficulty + shot_margin + 1)
+            1.0 - odds.chance_of(keeper_difficulty.plus(shot_margin + 1))
         }
     }
 }
@@ -860,7 +928,7 @@ impl Match {
 #[derive(Debug, Default)]
 pub(super) struct PassScratch {
     on_line: Vec<(usize, V2)>,
-    diffs: Vec<i32>,
+    diffs: Vec<Difficulty>,
     control: Vec<f64>,
 }
 
@@ -878,7 +946,7 @@ impl PassScratch {
 pub(super) struct StrikeScratch {
     blockers: Vec<(usize, V2)>,
     q_ints: Vec<f64>,
-    diffs: Vec<i32>,
+    diffs: Vec<Difficulty>,
     keeper: Vec<Option<f64>>,
 }
 

@@ -83,6 +83,17 @@ impl Match {
         }
         let cross =
             action.filter(|(_, c)| c.kind == Kind::Cross).map(|(c, cand)| (self.state.players[*c].team, cand.dest));
+        // 0.6: runners attack the box while their carrier stands where he could cross.
+        let rules = self.rules.clone();
+        let content = rules.npc.cross.as_ref();
+        let box_run = match (cross, holder, content) {
+            (None, Some(c), Some(x)) if x.box_runs => {
+                let ct = self.state.players[c].team;
+                let cpos = self.state.players[c].pos;
+                self.crossing_position(ct, cpos).then(|| (ct, self.cross_landing(ct, cpos)))
+            }
+            _ => None,
+        };
         // Support: the carrier's nearest outfield team-mates offer him angles ahead.
         let mut supporters = [usize::MAX; MAX_HELPERS];
         if let Some(c) = holder {
@@ -155,16 +166,22 @@ impl Match {
             } else if chasers[t] == p {
                 self.urgent[p] = true;
                 b
-            } else if let Some((ct, landing)) = cross.filter(|_| self.state.players[p].line != Line::Goalkeeper) {
+            } else if let Some((ct, landing)) =
+                cross.or(box_run).filter(|_| self.state.players[p].line != Line::Goalkeeper)
+            {
                 let l = self.frame(t, landing);
                 let line = self.state.players[p].line;
-                if ct == t && matches!(line, Line::Attack | Line::Midfield) {
+                let (runs, marks) = match content {
+                    Some(x) => (x.runners.contains(&line), x.markers.contains(&line)),
+                    None => (matches!(line, Line::Attack | Line::Midfield), line == Line::Defence),
+                };
+                if ct == t && runs {
                     self.urgent[p] = true;
                     // Runners spread across the landing zone.
                     let lanes = (pr.cross_runner_lanes as usize).max(1);
                     let k = (self.state.players[p].slot % lanes) as f64 - (lanes - 1) as f64 / 2.0;
                     self.landing_runner_spot(t, landing, k)
-                } else if ct != t && line == Line::Defence {
+                } else if ct != t && marks {
                     self.urgent[p] = true;
                     // Between the landing point and the goal, goal side.
                     l + (pitch.own_goal() - l).unit() * pr.mark_goal_side

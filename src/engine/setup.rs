@@ -53,7 +53,7 @@ pub fn select(rules: &Rules, club: &Club, formation: Option<&str>) -> Result<Tea
             return Err(SetupError::DuplicateShirt { club: club.id.clone(), shirt: s.shirt });
         }
     }
-    let line_of = |s: &Sheet| rules.roles.line_of(&s.role).map(Line::from_id);
+    let line_of = |s: &Sheet| rules.roles.line_of(&s.role).and_then(Line::from_id);
     let mut used = vec![false; club.squad.len()];
     let mut lineup = vec![usize::MAX; f.slots.len()];
     // Keepers first so an outfield slot never takes the only goalkeeper.
@@ -61,7 +61,7 @@ pub fn select(rules: &Rules, club: &Club, formation: Option<&str>) -> Result<Tea
     order.sort_by_key(|&i| rules.roles.line_of(&f.slots[i].role) != Some("goalkeeper"));
     for i in order {
         let slot = &f.slots[i];
-        let slot_line = rules.roles.line_of(&slot.role).map(Line::from_id);
+        let slot_line = rules.roles.line_of(&slot.role).and_then(Line::from_id);
         let best = club
             .squad
             .iter()
@@ -125,14 +125,18 @@ pub fn players(rules: &Rules, teams: &[Team; 2]) -> Result<Vec<Player>, SetupErr
     for (t, team) in teams.iter().enumerate() {
         for (slot, &k) in team.lineup.iter().enumerate() {
             let sheet = &team.club.squad[k];
-            let inputs = sheet.values(&rules.rs).map_err(|e| SetupError::Sheet {
+            let mut inputs = sheet.values(&rules.rs).map_err(|e| SetupError::Sheet {
                 club: team.club.id.clone(),
                 player: sheet.name.clone(),
                 pointer: e.pointer,
                 message: e.message,
             })?;
+            if let Some(away) = rules.slots.away_side {
+                inputs.set(away, t as f64);
+            }
             let role = &rules.formations[team.formation].slots[slot].role;
-            let line = rules.roles.line_of(role).map(Line::from_id).unwrap_or(Line::Midfield);
+            // Every formation role's line is checked when the revision loads.
+            let line = rules.roles.line_of(role).and_then(Line::from_id).expect("checked by Rules::new");
             out.push(Player {
                 team: t,
                 sheet: k,

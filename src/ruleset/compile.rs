@@ -181,7 +181,12 @@ pub fn compile(rev: &Revision) -> Result<Ruleset, Vec<Diagnostic>> {
             }
             (
                 String::new(),
-                ResolutionDoc { dice: crate::dice::DiceSpec::D3D6, clamp: [3.0, 17.0], difficulty: "0".into() },
+                ResolutionDoc {
+                    dice: crate::dice::DiceSpec::D3D6,
+                    clamp: [3.0, 17.0],
+                    difficulty: "0".into(),
+                    fractional: false,
+                },
             )
         }
     };
@@ -805,6 +810,7 @@ fn compile_pipeline(
         modifiers,
         clamp,
         difficulty,
+        fractional: ctx.res.fractional,
         value_local,
         n_locals: locals.len(),
         inputs: reads.into_iter().collect(),
