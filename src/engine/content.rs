@@ -11,7 +11,7 @@ use crate::sheet::Roles;
 use serde::Deserialize;
 use std::sync::Arc;
 
-const BY: &str = "match engine";
+pub(super) const BY: &str = "match engine";
 
 #[derive(Debug, thiserror::Error)]
 pub enum ContentError {
@@ -114,6 +114,15 @@ pub enum SaveOutcome {
     Hold,
     Parry,
     Beaten,
+}
+
+/// What a lost duel's margin says about the defender's contact (`foul_check` tags): a foul
+/// (a direct free kick, a penalty in his box), impeding (an indirect free kick, 0.6) or nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FoulCall {
+    Clean,
+    Direct,
+    Indirect,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -296,6 +305,20 @@ struct FormationsDoc {
     default: String,
     formations: Vec<Formation>,
     bench: Bench,
+    #[serde(default)]
+    substitutions: Option<Substitutions>,
+}
+
+/// When the bench comes on (0.6): at a stoppage from `from_minute`, up to `per_stoppage` of a
+/// side's outfield players below `stamina_below` are replaced by the best bench player of their
+/// line, `max` in all.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Substitutions {
+    pub max: u32,
+    pub from_minute: f64,
+    pub stamina_below: f64,
+    pub per_stoppage: u32,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize)]
@@ -373,6 +396,40 @@ struct NpcDoc {
     cross: Option<CrossDoc>,
     #[serde(default)]
     phases: Vec<Phase>,
+    #[serde(default)]
+    bias: KindBias,
+}
+
+/// A constant added to the score of every candidate of a kind (0.6; 0 when absent).
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KindBias {
+    #[serde(default)]
+    pub carry: f64,
+    #[serde(default)]
+    pub pass: f64,
+    #[serde(default)]
+    pub cross: f64,
+    #[serde(default)]
+    pub shoot: f64,
+    #[serde(default)]
+    pub dribble: f64,
+    #[serde(default)]
+    pub throw: f64,
+}
+
+impl KindBias {
+    pub fn of(&self, k: super::npc::Kind) -> f64 {
+        use super::npc::Kind;
+        match k {
+            Kind::Carry => self.carry,
+            Kind::Pass => self.pass,
+            Kind::Cross => self.cross,
+            Kind::Shoot => self.shoot,
+            Kind::Dribble => self.dribble,
+            Kind::Throw => self.throw,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -429,6 +486,7 @@ pub struct Npc {
     pub cross: Option<CrossNpc>,
     /// Phases of open play by the ball's depth, in order (empty: "open_play").
     pub phases: Vec<Phase>,
+    pub bias: KindBias,
 }
 
 /// A revision, compiled and resolved for the match engine.
@@ -442,7 +500,7 @@ pub struct Rules {
     pub shot_outcome: Tagged<ShotOutcome>,
     pub save_outcome: Tagged<SaveOutcome>,
     pub tackle_outcome: Tagged<DuelOutcome>,
-    pub foul_check: Tagged<bool>,
+    pub foul_check: Tagged<FoulCall>,
     pub gk_placement: Arc<RangeTable>,
     pub clock: Clock,
     pub params: Params,
@@ -450,6 +508,8 @@ pub struct Rules {
     pub formations: Vec<Formation>,
     pub default_formation: usize,
     pub bench: Bench,
+    /// 0.6; `None`: nobody comes off (and setup names no bench).
+    pub substitutions: Option<Substitutions>,
     pub roles: Roles,
     pub npc: Npc,
     /// The `pace` values for reposition, run and sprint (from the vocabulary's named values).
@@ -468,6 +528,27 @@ pub struct Rules {
     /// tables: their bins come from cosines (see [`AnglePlan`]).
     pub orientation_plan: Option<AnglePlan>,
     pub direction_change_plan: Option<AnglePlan>,
+    /// The set pieces (0.6), or `None`: 0.5's restarts.
+    pub set_pieces: Option<super::set_pieces::SetPieces>,
+    /// 0.5's penalty taker: the outfield player with the best value of this variable
+    /// (`finishing`), resolved once (revisions with set pieces name their own rule).
+    pub legacy_penalty_skill: Option<usize>,
+    /// Numbers only 0.6 revisions declare; absent, the engine plays as 0.5 did.
+    pub since_0_6: Since06,
+}
+
+/// Parameters a 0.6 revision may declare; each absent one leaves 0.5's behaviour (and dice).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Since06 {
+    /// A defender in his own box commits a foul only with a margin this much worse.
+    pub foul_box_offset: Option<f64>,
+    /// Share of parried saves that go behind for a corner.
+    pub parry_behind_share: Option<f64>,
+    /// Share of headed clearances from crosses that go behind for a corner.
+    pub clearance_behind_share: Option<f64>,
+    /// How far goal-side of a carrier who has just beaten a defender the beaten man's nearest
+    /// team-mate steps across to cover (m).
+    pub cover_distance: Option<f64>,
 }
 
 /// The most players positioning sends to press the carrier, or to support him.
@@ -1086,6 +1167,7 @@ impl Rules {
                 }),
             },
             phases: ndoc.phases,
+            bias: ndoc.bias,
         };
         if npc.phases.windows(2).any(|w| w[0].until_x >= w[1].until_x) {
             return Err(ContentError::Invalid(format!("{npc_file}: phases must be listed by increasing until_x")));
@@ -1169,7 +1251,30 @@ impl Rules {
         };
         let plan = |slot: usize| rs.table_bounds[slot].as_deref().and_then(AnglePlan::new);
         let (orientation_plan, direction_change_plan) = (plan(slots.orientation), plan(slots.direction_change));
+        let set_pieces = super::set_pieces::resolve(r)?;
+        let legacy_penalty_skill = match set_pieces {
+            Some(_) => None,
+            None => Some(r.need_var("finishing", BY).map_err(|m| ContentError::Missing(vec![m]))?),
+        };
+        let share = |id: &str| -> Result<Option<f64>, ContentError> {
+            match r.param(id) {
+                Some(v) if !(0.0..=1.0).contains(&v) => Err(ContentError::Invalid(format!(
+                    "{}: parameter '{id}' is a share between 0 and 1 (is {v})",
+                    r.label()
+                ))),
+                v => Ok(v),
+            }
+        };
+        let since_0_6 = Since06 {
+            foul_box_offset: r.param("foul_box_offset"),
+            parry_behind_share: share("parry_behind_share")?,
+            clearance_behind_share: share("clearance_behind_share")?,
+            cover_distance: r.param("cover_distance"),
+        };
         Ok(Rules {
+            set_pieces,
+            legacy_penalty_skill,
+            since_0_6,
             orientation_plan,
             direction_change_plan,
             duels,
@@ -1186,7 +1291,11 @@ impl Rules {
                 &[("hold", SaveOutcome::Hold), ("parry", SaveOutcome::Parry), ("beaten", SaveOutcome::Beaten)],
             )?,
             tackle_outcome,
-            foul_check: Tagged::new(r, "foul_check", &[("foul", true), ("clean", false)])?,
+            foul_check: Tagged::new(
+                r,
+                "foul_check",
+                &[("foul", FoulCall::Direct), ("indirect", FoulCall::Indirect), ("clean", FoulCall::Clean)],
+            )?,
             gk_placement: r.need_range_table("gk_placement", BY).map_err(|m| ContentError::Missing(vec![m]))?,
             clock,
             params,
@@ -1194,6 +1303,7 @@ impl Rules {
             formations: fdoc.formations,
             default_formation,
             bench: fdoc.bench,
+            substitutions: fdoc.substitutions,
             roles,
             npc,
             paces,

@@ -20,8 +20,15 @@ pub struct CandidateLog {
     pub turnover_risk: f64,
     pub personality_modifier: f64,
     pub match_state_modifier: f64,
+    /// The content's constant for the kind (0.6), when it has one.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub bias: f64,
     pub noise: f64,
     pub final_score: f64,
+}
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
 }
 
 #[derive(Debug, Clone, Serialize)]

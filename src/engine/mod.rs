@@ -7,6 +7,7 @@
 //! touch it.
 
 mod actions;
+mod bench;
 pub mod calibrate;
 pub mod content;
 pub mod events;
@@ -16,6 +17,7 @@ pub mod log;
 mod movement;
 mod npc;
 mod positioning;
+pub mod set_pieces;
 pub mod setup;
 mod simulator;
 pub mod state;

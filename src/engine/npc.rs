@@ -24,6 +24,8 @@ pub enum Kind {
     Cross,
     Shoot,
     Dribble,
+    /// A throw-in to a team-mate (0.6 set pieces).
+    Throw,
 }
 
 impl Kind {
@@ -34,6 +36,7 @@ impl Kind {
             Kind::Cross => "cross",
             Kind::Shoot => "shoot",
             Kind::Dribble => "dribble",
+            Kind::Throw => "throw",
         }
     }
 }
@@ -55,14 +58,18 @@ pub struct Intent {
     pub kind: Kind,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<i32>,
+    /// A set piece's zone (a delivery's, `far_post`) or a penalty's side (`left`), 0.6.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zone: Option<String>,
 }
 
 impl fmt::Display for Intent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (self.kind, self.target) {
-            (Kind::Carry, Some(d)) => write!(f, "carry {d}°"),
-            (k, Some(t)) => write!(f, "{} #{t}", k.name()),
-            (k, None) => f.write_str(k.name()),
+        match (self.kind, self.target, &self.zone) {
+            (k, None, Some(z)) => write!(f, "{} → {z}", k.name()),
+            (Kind::Carry, Some(d), _) => write!(f, "carry {d}°"),
+            (k, Some(t), _) => write!(f, "{} #{t}", k.name()),
+            (k, None, None) => f.write_str(k.name()),
         }
     }
 }
@@ -77,6 +84,16 @@ pub struct Candidate {
     /// The receiver (pass) or the opponent to beat (dribble), by player index.
     #[serde(skip)]
     pub other: Option<usize>,
+    /// A set piece's zone or penalty side (0.6), by id …
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub zone: Option<std::sync::Arc<str>>,
+    /// … and by index in the content's list.
+    #[serde(skip)]
+    pub zone_index: Option<u8>,
+    /// The pipeline of the action's own test when it is not the kind's usual one (a throw-in,
+    /// a goal kick, a delivery, a free kick, a penalty).
+    #[serde(skip)]
+    pub pipe: Option<usize>,
     /// Exact probability that the action's own test succeeds.
     pub probability: f64,
     /// Probability that the team keeps the ball through the action (interceptions, duels,
@@ -91,8 +108,15 @@ pub struct Candidate {
     pub turnover_risk: f64,
     pub personality_modifier: f64,
     pub match_state_modifier: f64,
+    /// The content's constant for the kind (0.6 `bias`; 0 before).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub bias: f64,
     pub noise: f64,
     pub score: f64,
+}
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
 }
 
 impl Candidate {
@@ -103,6 +127,9 @@ impl Candidate {
             target: Target::None,
             dest,
             other: None,
+            zone: None,
+            zone_index: None,
+            pipe: None,
             probability: 0.0,
             success: 0.0,
             goal_chance: 0.0,
@@ -112,6 +139,7 @@ impl Candidate {
             turnover_risk: 0.0,
             personality_modifier: 0.0,
             match_state_modifier: 0.0,
+            bias: 0.0,
             noise: 0.0,
             score: 0.0,
         }
@@ -125,6 +153,7 @@ impl Candidate {
                 Target::Player(s) => Some(s as i32),
                 Target::None => None,
             },
+            zone: self.zone.as_deref().map(str::to_string),
         }
     }
 
@@ -133,8 +162,13 @@ impl Candidate {
         let what = match (self.kind, self.target) {
             (Kind::Carry, Target::Direction(d)) => format!("carry the ball {d}° off the line to goal"),
             (Kind::Pass, Target::Player(s)) => format!("pass to #{s}"),
+            (Kind::Throw, Target::Player(s)) => format!("throw to #{s}"),
             (Kind::Dribble, Target::Player(s)) => format!("take on #{s}"),
+            (Kind::Shoot, _) if self.zone.is_some() => format!("shoot {}", self.zone.as_deref().unwrap_or_default()),
             (Kind::Shoot, _) => "shoot".to_string(),
+            (Kind::Cross, _) if self.zone.is_some() => {
+                format!("deliver to the {}", self.zone.as_deref().unwrap_or_default().replace('_', " "))
+            }
             (Kind::Cross, _) => "cross into the box".to_string(),
             (k, _) => k.name().to_string(),
         };
@@ -215,6 +249,12 @@ impl Match {
         self.set_pressure(c, cpos);
         self.set_stamina(c);
 
+        if let Some(kind) = self.set_piece_now().filter(|&k| super::set_pieces::SetPieces::covers(k)) {
+            self.set_piece_candidates(c, kind);
+            self.score_candidates(c);
+            return;
+        }
+
         if self.penalty_kick {
             let (p_shot, p_goal) = self.strike_estimate(c, self.rules.pipes.finishing);
             let goal_w = self.frame(t, goal_f);
@@ -253,7 +293,7 @@ impl Match {
             if d < pr.pass_min_distance || d > range {
                 continue;
             }
-            let (p_pass, keep) = self.pass_estimate(c, r, rpos);
+            let (p_pass, keep) = self.pass_estimate(c, r, rpos, self.rules.pipes.pass);
             let shirt = self.state.players[r].shirt;
             self.push_candidate(c, Kind::Pass, Target::Player(shirt), rpos, Some(r), p_pass, keep);
         }
@@ -263,7 +303,7 @@ impl Match {
             let landing = self.cross_landing(t, cpos);
             let d = cpos.dist(landing);
             if d <= self.get(c, self.rules.slots.cross_range) {
-                let (p_cross, keep, goal) = self.cross_estimate(c, landing);
+                let (p_cross, keep, goal) = self.cross_estimate(c, landing, self.rules.pipes.cross);
                 self.push_candidate(c, Kind::Cross, Target::None, landing, None, p_cross, keep);
                 self.candidates.last_mut().expect("pushed").goal_chance = goal;
             }
@@ -334,7 +374,7 @@ impl Match {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn push_candidate(
+    pub(super) fn push_candidate(
         &mut self,
         _c: usize,
         kind: Kind,
@@ -385,7 +425,7 @@ impl Match {
                     let threat = self.map(c, opp, df);
                     // A pass is lost where it goes; a carry or a take-on where the carrier stands
                     // (the same spot for all of them: mapped once).
-                    let d = if cand.kind == Kind::Pass {
+                    let d = if matches!(cand.kind, Kind::Pass | Kind::Throw) {
                         self.map(c, danger, df)
                     } else {
                         *danger_here.get_or_insert_with(|| self.map(c, danger, cf))
@@ -415,7 +455,10 @@ impl Match {
             cand.personality_modifier = sp - s0;
             cand.match_state_modifier = sa - sp;
             cand.noise = noise;
-            cand.score = sa + noise;
+            let bias = self.rules.npc.bias.of(cand.kind);
+            cand.bias = bias;
+            // 0.5 revisions have no bias: the score is as it was, bit for bit.
+            cand.score = if bias == 0.0 { sa + noise } else { sa + noise + bias };
         }
     }
 
@@ -429,9 +472,9 @@ impl Match {
         let pos = self.state.players[carrier].pos;
         let pipe = match cand.kind {
             Kind::Carry => return None,
-            Kind::Pass => pipes.pass,
-            Kind::Cross => pipes.cross,
-            Kind::Shoot => pipes.finishing,
+            Kind::Pass | Kind::Throw => cand.pipe.unwrap_or(pipes.pass),
+            Kind::Cross => cand.pipe.unwrap_or(pipes.cross),
+            Kind::Shoot => cand.pipe.unwrap_or(pipes.finishing),
             Kind::Dribble => pipes.dribble,
         };
         // Explanations show inputs: exact angles, not their bins' stand-ins.
@@ -439,12 +482,18 @@ impl Match {
         self.set_pressure(carrier, pos);
         self.set_stamina(carrier);
         match cand.kind {
-            Kind::Pass | Kind::Cross => {
+            Kind::Pass | Kind::Cross | Kind::Throw => {
                 self.set(carrier, s.distance, pos.dist(cand.dest));
                 self.set_orientation(carrier, cand.dest);
             }
             Kind::Shoot => {
-                self.prepare_shot(carrier);
+                self.prepare_strike(carrier, pipe);
+                if let (Some(i), Some(sp)) = (cand.zone_index, self.rules.set_pieces.as_ref())
+                    && self.set_piece_now() == Some(super::state::RestartKind::Penalty)
+                {
+                    let (slot, m) = (sp.aim_slot, sp.penalty.aims[i as usize].modifier);
+                    self.set(carrier, slot, m);
+                }
             }
             Kind::Carry | Kind::Dribble => {}
         }
@@ -536,6 +585,7 @@ impl Match {
                     turnover_risk: c.turnover_risk,
                     personality_modifier: c.personality_modifier,
                     match_state_modifier: c.match_state_modifier,
+                    bias: c.bias,
                     noise: c.noise,
                     final_score: c.score,
                 })
@@ -653,22 +703,22 @@ impl Match {
     /// (pass test probability, exact probability the team keeps the ball through the pass):
     /// summed over the pass's margins — where it arrives, whether each interceptor on the line
     /// beats it (with that margin's Q_INT), whether the receiver controls it (with its Q_REC).
-    fn pass_estimate(&mut self, c: usize, r: usize, to: V2) -> (f64, f64) {
+    pub(super) fn pass_estimate(&mut self, c: usize, r: usize, to: V2, pipe: usize) -> (f64, f64) {
         let mut sc = std::mem::take(&mut self.pass_scratch);
         sc.clear();
-        let out = self.pass_estimate_with(&mut sc, c, r, to);
+        let out = self.pass_estimate_with(&mut sc, c, r, to, pipe);
         self.pass_scratch = sc;
         out
     }
 
-    fn pass_estimate_with(&mut self, sc: &mut PassScratch, c: usize, r: usize, to: V2) -> (f64, f64) {
+    fn pass_estimate_with(&mut self, sc: &mut PassScratch, c: usize, r: usize, to: V2, pipe: usize) -> (f64, f64) {
         let s = self.rules.slots;
         let pipes = self.rules.pipes;
         let pr = self.rules.params;
         let from = self.state.players[c].pos;
         self.set(c, s.distance, from.dist(to));
         self.set_orientation(c, to);
-        let res = self.estimate(c, pipes.pass);
+        let res = self.estimate(c, pipe);
         let Some(difficulty) = res.diff().filter(|_| res.possible) else { return (0.0, 0.0) };
         let p_pass = res.chance();
         let t = self.state.players[c].team;
@@ -747,12 +797,12 @@ impl Match {
 
     /// (cross test probability, probability the attacking side wins the ball in the box,
     /// probability the cross is headed in by its best header).
-    fn cross_estimate(&mut self, c: usize, landing: V2) -> (f64, f64, f64) {
+    pub(super) fn cross_estimate(&mut self, c: usize, landing: V2, pipe: usize) -> (f64, f64, f64) {
         let s = self.rules.slots;
         let from = self.state.players[c].pos;
         self.set(c, s.distance, from.dist(landing));
         self.set_orientation(c, landing);
-        let p_cross = self.estimate(c, self.rules.pipes.cross).chance();
+        let p_cross = self.estimate(c, pipe).chance();
         // The best header of each side within reach of the landing point after this round's runs.
         let t = self.state.players[c].team;
         let radius = self.rules.params.aerial_radius;
@@ -825,7 +875,7 @@ impl Match {
     /// at goal (`header`) from where the striker stands: summed over the strike's margins —
     /// whether it is on target, whether each defender on its line blocks it (with that margin's
     /// Q_INT), whether the keeper saves it (with that margin's placement).
-    fn strike_estimate(&mut self, c: usize, pipe: usize) -> (f64, f64) {
+    pub(super) fn strike_estimate(&mut self, c: usize, pipe: usize) -> (f64, f64) {
         let (res, target) = self.prepare_strike(c, pipe);
         let p_success = res.chance();
         let Some(difficulty) = res.diff().filter(|_| res.possible) else { return (0.0, 0.0) };

@@ -126,8 +126,35 @@ impl Match {
                 }
             }
         }
+        // 0.6: when the carrier has just beaten a defender, the beaten man's nearest team-mate
+        // steps across, goal-side of the carrier.
+        let cover = match (self.rules.since_0_6.cover_distance, holder) {
+            (Some(gap), Some(c)) => {
+                let round = self.state.round;
+                let ct = self.state.players[c].team;
+                let cpos = self.state.players[c].pos;
+                let beaten = self.opponents(ct).find(|&o| {
+                    matches!(self.state.players[o].beaten_by, Some((b, r)) if b == c && r + 1 >= round)
+                });
+                beaten.and_then(|b| {
+                    let coverer = self
+                        .opponents(ct)
+                        .filter(|&o| o != b && !pressers.contains(&o))
+                        .filter(|&o| self.state.players[o].line != Line::Goalkeeper)
+                        .min_by(|&x, &y| {
+                            let dx = self.state.players[x].pos.dist2(cpos);
+                            let dy = self.state.players[y].pos.dist2(cpos);
+                            dx.total_cmp(&dy).then(x.cmp(&y))
+                        })?;
+                    let t = 1 - ct;
+                    let cf = self.frame(t, cpos);
+                    Some((coverer, cf + (pitch.own_goal() - cf).unit() * gap))
+                })
+            }
+            _ => None,
+        };
         // The intended receiver of a pass waits for it where he is.
-        let receiver = action.filter(|(_, c)| c.kind == Kind::Pass).and_then(|(_, c)| c.other);
+        let receiver = action.filter(|(_, c)| matches!(c.kind, Kind::Pass | Kind::Throw)).and_then(|(_, c)| c.other);
         for p in 0..n {
             if Some(p) == holder || Some(p) == receiver {
                 self.targets[p] = self.state.players[p].pos;
@@ -136,7 +163,10 @@ impl Match {
             let t = self.state.players[p].team;
             let b = self.frame(t, self.state.ball);
             let attacking = self.state.possession == t;
-            let target = if pressers.contains(&p) {
+            let target = if let Some((_, spot)) = cover.filter(|&(q, _)| q == p) {
+                self.urgent[p] = true;
+                spot
+            } else if pressers.contains(&p) {
                 self.urgent[p] = true;
                 let c = holder.expect("pressers only with a holder");
                 // Moving together through the round, a presser tracks where the carrier is going.

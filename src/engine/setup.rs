@@ -8,8 +8,8 @@ use crate::sheet::Sheet;
 
 #[derive(Debug, thiserror::Error)]
 pub enum SetupError {
-    #[error("club '{club}' has {available} players; a match needs at least 11")]
-    TooFewPlayers { club: String, available: usize },
+    #[error("club '{club}' has {available} players; its formation needs at least {needed}")]
+    TooFewPlayers { club: String, available: usize, needed: usize },
     #[error("club '{club}' has no goalkeeper for formation {formation}")]
     NoGoalkeeper { club: String, formation: String },
     #[error("club '{club}': unknown formation '{formation}' (known: {known})")]
@@ -44,8 +44,13 @@ pub fn select(rules: &Rules, club: &Club, formation: Option<&str>) -> Result<Tea
         known: rules.formations.iter().map(|f| f.id.as_str()).collect::<Vec<_>>().join(", "),
     })?;
     let formation_index = rules.formations.iter().position(|x| x.id == f.id).expect("found above");
-    if club.squad.len() < 11 {
-        return Err(SetupError::TooFewPlayers { club: club.id.clone(), available: club.squad.len() });
+    // The formation says how many take the field.
+    if club.squad.len() < f.slots.len() {
+        return Err(SetupError::TooFewPlayers {
+            club: club.id.clone(),
+            available: club.squad.len(),
+            needed: f.slots.len(),
+        });
     }
     let mut shirts = std::collections::BTreeSet::new();
     for s in &club.squad {
@@ -90,24 +95,32 @@ pub fn select(rules: &Rules, club: &Club, formation: Option<&str>) -> Result<Tea
             None if slot_line == Some(Line::Goalkeeper) => {
                 return Err(SetupError::NoGoalkeeper { club: club.id.clone(), formation: f.id.clone() });
             }
-            None => return Err(SetupError::TooFewPlayers { club: club.id.clone(), available: club.squad.len() }),
+            None => {
+                return Err(SetupError::TooFewPlayers {
+                    club: club.id.clone(),
+                    available: club.squad.len(),
+                    needed: f.slots.len(),
+                });
+            }
         }
     }
     let mut rest: Vec<usize> = (0..club.squad.len()).filter(|k| !used[*k]).collect();
     rest.sort_by_key(|&k| (std::cmp::Reverse(quality(&club.squad[k])), club.squad[k].shirt));
     let mut bench = Vec::new();
+    // A bench only where substitutions exist (0.6): before, it was named and never used.
+    let bench_size = if rules.substitutions.is_some() { rules.bench.size } else { 0 };
     let keepers: Vec<usize> =
         rest.iter().copied().filter(|&k| line_of(&club.squad[k]) == Some(Line::Goalkeeper)).collect();
-    bench.extend(keepers.iter().take(rules.bench.goalkeepers));
+    bench.extend(keepers.iter().take(rules.bench.goalkeepers.min(bench_size)));
     for k in rest {
-        if bench.len() >= rules.bench.size {
+        if bench.len() >= bench_size {
             break;
         }
         if !bench.contains(&k) {
             bench.push(k);
         }
     }
-    bench.truncate(rules.bench.size);
+    bench.truncate(bench_size);
     Ok(Team { club: club.clone(), formation: formation_index, lineup, bench, personality: club.personality })
 }
 
@@ -122,6 +135,18 @@ pub fn kickoff_spot(rules: &Rules, team: &Team, slot: usize) -> V2 {
 /// The players of both teams, on their kick-off spots, facing the opponent's goal.
 pub fn players(rules: &Rules, teams: &[Team; 2]) -> Result<Vec<Player>, SetupError> {
     let mut out = Vec::with_capacity(22);
+    for team in teams {
+        // A substitute must be able to come on: his sheet is checked now, not at the stoppage.
+        for &k in &team.bench {
+            let sheet = &team.club.squad[k];
+            sheet.values(&rules.rs).map_err(|e| SetupError::Sheet {
+                club: team.club.id.clone(),
+                player: sheet.name.clone(),
+                pointer: e.pointer,
+                message: e.message,
+            })?;
+        }
+    }
     for (t, team) in teams.iter().enumerate() {
         for (slot, &k) in team.lineup.iter().enumerate() {
             let sheet = &team.club.squad[k];

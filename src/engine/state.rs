@@ -75,6 +75,8 @@ pub enum RestartKind {
     Corner,
     FreeKick,
     Penalty,
+    /// 0.6: after impeding (a foul content tags `indirect`): no shot straight at goal.
+    IndirectFreeKick,
 }
 
 impl RestartKind {
@@ -86,6 +88,7 @@ impl RestartKind {
             RestartKind::Corner => "corner",
             RestartKind::FreeKick => "free_kick",
             RestartKind::Penalty => "penalty",
+            RestartKind::IndirectFreeKick => "indirect_free_kick",
         }
     }
 }
