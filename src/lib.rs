@@ -3,6 +3,7 @@
 //! Data flows one way: `catalog` (versioned, fingerprinted content) → `ruleset` (compiled) →
 //! `pipeline` (resolution with contributions) → higher layers. See ARCHITECTURE.md.
 
+pub mod calibrate;
 pub mod catalog;
 pub mod cli;
 pub mod club;

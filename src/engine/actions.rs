@@ -143,8 +143,12 @@ impl Match {
                     Some(k) if self.rules.pitch.in_own_box(self.frame(1 - t, self.state.players[c].pos)) => k,
                     _ => 0.0,
                 };
-                match self.rules.foul_check.of(droll.margin as f64 + careful) {
+                // 0.6 may read how badly he was beaten rather than his own margin.
+                let read = if self.rules.since_0_6.foul_on_difference { diff } else { droll.margin };
+                match self.rules.foul_check.of(read as f64 + careful) {
                     FoulCall::Clean => {}
+                    // 0.6: the referee gives only a share of the contacts the table calls.
+                    _ if self.rules.since_0_6.foul_share.is_some_and(|s| self.dice.unit() >= s) => {}
                     call => self.foul(o, c, call == FoulCall::Indirect),
                 }
             }

@@ -362,6 +362,10 @@ pub struct Defending {
     pub tackle_min_chance: f64,
     /// Tackle anyway when the carrier's spot is worth at least this much threat.
     pub tackle_threat: f64,
+    /// 0.6: where the defender who can reach a carrier would rather contain him, the carrier
+    /// reckons with his duel only this share of the time (0.5: always, as if he tackled).
+    #[serde(default)]
+    pub contain_risk: Option<f64>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -439,6 +443,8 @@ struct CrossDoc {
     runners: Vec<String>,
     markers: Vec<String>,
     box_runs: bool,
+    #[serde(default)]
+    box_runs_from_x: Option<f64>,
 }
 
 /// What a cross's probability term weighs (0.6): the cross test's own chance, as for a shot,
@@ -460,8 +466,10 @@ pub struct CrossNpc {
     /// Lines whose players track them goal-side.
     pub markers: Vec<super::state::Line>,
     /// Runners attack the box whenever their carrier stands in a crossing position, not only
-    /// once the cross is chosen (so a cross finds someone to reach it).
+    /// once the cross is chosen (so a cross finds someone to reach it) …
     pub box_runs: bool,
+    /// … from this depth on (x, m; the crossing position's own depth when absent).
+    pub box_runs_from_x: Option<f64>,
 }
 
 /// A named phase of play for the decision log: the carrier's ball position in his attacking
@@ -549,6 +557,11 @@ pub struct Since06 {
     /// How far goal-side of a carrier who has just beaten a defender the beaten man's nearest
     /// team-mate steps across to cover (m).
     pub cover_distance: Option<f64>,
+    /// The foul check reads how badly the defender lost the duel (his margin minus the
+    /// carrier's) instead of his own margin (0.5), when this is 1.
+    pub foul_on_difference: bool,
+    /// The share of the contacts the foul check calls that the referee gives (the rest play on).
+    pub foul_share: Option<f64>,
 }
 
 /// The most players positioning sends to press the carrier, or to support him.
@@ -1164,6 +1177,7 @@ impl Rules {
                     runners: lines_of(&c.runners, "cross.runners")?,
                     markers: lines_of(&c.markers, "cross.markers")?,
                     box_runs: c.box_runs,
+                    box_runs_from_x: c.box_runs_from_x,
                 }),
             },
             phases: ndoc.phases,
@@ -1270,6 +1284,8 @@ impl Rules {
             parry_behind_share: share("parry_behind_share")?,
             clearance_behind_share: share("clearance_behind_share")?,
             cover_distance: r.param("cover_distance"),
+            foul_on_difference: r.param("foul_on_difference").is_some_and(|v| v != 0.0),
+            foul_share: share("foul_share")?,
         };
         Ok(Rules {
             set_pieces,

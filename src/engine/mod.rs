@@ -8,7 +8,6 @@
 
 mod actions;
 mod bench;
-pub mod calibrate;
 pub mod content;
 pub mod events;
 pub mod geometry;

@@ -624,10 +624,16 @@ impl Match {
         };
         let Some(o) = engager else { return 1.0 };
         // Whoever can reach the carrier may choose to tackle: the carrier cannot count on being
-        // only contained.
+        // only contained (0.5) — or, when the content says a carrier reads the defender (0.6),
+        // only where that defender would choose to tackle.
         let moving = dribbling || dest != self.state.players[c].pos;
         let (cv, dv) = self.duel_values(c, o, moving);
-        self.keep_chance(cv, dv)
+        let keep = self.keep_chance(cv, dv);
+        let contain_risk = self.rules.npc.defending.contain_risk;
+        match contain_risk {
+            Some(share) if only.is_none() && !self.would_tackle(c, o, dest, moving) => 1.0 - share * (1.0 - keep),
+            _ => keep,
+        }
     }
 
     /// Where along the ball's path from `from` to `to` (0..1) player `o` can reach it — within
@@ -836,8 +842,16 @@ impl Match {
                         None => matches!(pl.line, Line::Attack | Line::Midfield),
                     };
                 let defender = pl.team != t;
-                let reach = if runner || defender { pl.inputs.get(s.r_sprint) } else { 0.0 };
-                if pl.pos.dist(landing) > radius + reach {
+                let reach = match (runner || defender, content) {
+                    (false, _) => 0.0,
+                    // 0.6: how far he really gets this round, turning towards the landing point.
+                    (true, Some(_)) => {
+                        let towards = landing - pl.pos;
+                        self.movement_range(p, 2, false, towards)
+                    }
+                    (true, None) => pl.inputs.get(s.r_sprint),
+                };
+                if self.state.players[p].pos.dist(landing) > radius + reach {
                     continue;
                 }
                 self.rules.pipes.aerial_duel

@@ -90,7 +90,10 @@ impl Match {
             (None, Some(c), Some(x)) if x.box_runs => {
                 let ct = self.state.players[c].team;
                 let cpos = self.state.players[c].pos;
-                self.crossing_position(ct, cpos).then(|| (ct, self.cross_landing(ct, cpos)))
+                let f = self.frame(ct, cpos);
+                let from_x = x.box_runs_from_x.unwrap_or(pr.cross_min_x);
+                let wide = (f.y - pitch.goal_y).abs() >= pr.cross_min_wide;
+                (f.x >= from_x && wide).then(|| (ct, self.cross_landing(ct, cpos)))
             }
             _ => None,
         };
@@ -205,16 +208,36 @@ impl Match {
                     Some(x) => (x.runners.contains(&line), x.markers.contains(&line)),
                     None => (matches!(line, Line::Attack | Line::Midfield), line == Line::Defence),
                 };
+                // Once the cross is struck they sprint; while the carrier only could cross (box
+                // runs, 0.6) they make their runs at their own pace.
+                let struck = cross.is_some();
                 if ct == t && runs {
-                    self.urgent[p] = true;
+                    self.urgent[p] = struck;
                     // Runners spread across the landing zone.
                     let lanes = (pr.cross_runner_lanes as usize).max(1);
                     let k = (self.state.players[p].slot % lanes) as f64 - (lanes - 1) as f64 / 2.0;
                     self.landing_runner_spot(t, landing, k)
                 } else if ct != t && marks {
-                    self.urgent[p] = true;
-                    // Between the landing point and the goal, goal side.
-                    l + (pitch.own_goal() - l).unit() * pr.mark_goal_side
+                    self.urgent[p] = struck;
+                    match content {
+                        // 0.6: goal-side of the runner nearest him (the runners spread, so do
+                        // their markers).
+                        Some(x) => {
+                            let me = self.state.players[p].pos;
+                            let runner = self
+                                .opponents(t)
+                                .filter(|&o| x.runners.contains(&self.state.players[o].line))
+                                .min_by(|&a, &b| {
+                                    let da = self.state.players[a].pos.dist2(me);
+                                    let db = self.state.players[b].pos.dist2(me);
+                                    da.total_cmp(&db).then(a.cmp(&b))
+                                });
+                            let r = runner.map_or(l, |o| self.frame(t, self.state.players[o].pos));
+                            r + (pitch.own_goal() - r).unit() * pr.mark_goal_side
+                        }
+                        // Between the landing point and the goal, goal side.
+                        None => l + (pitch.own_goal() - l).unit() * pr.mark_goal_side,
+                    }
                 } else {
                     self.shape_target(p, b, attacking, minute, &view[t])
                 }
