@@ -14,5 +14,6 @@ pub mod lab;
 pub mod pipeline;
 pub mod ruleset;
 pub mod run;
+pub mod season;
 pub mod sheet;
 pub mod trilha;

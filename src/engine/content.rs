@@ -279,6 +279,11 @@ pub struct Params {
     pub penalty_box_clearance: f64,
     /// Supporting runs stay this far (m) inside the touchlines.
     pub touchline_margin: f64,
+    /// The share of a ball's path at either end that belongs to the passer and the receiver:
+    /// nobody closer to an end than this intercepts it (0.6; engine 0.5.2 kept 0.02 in code).
+    pub intercept_line_end: f64,
+    /// At kick-off every player stands at least this far (m) inside his own half.
+    pub kickoff_line_gap: f64,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -366,6 +371,10 @@ pub struct Defending {
     /// reckons with his duel only this share of the time (0.5: always, as if he tackled).
     #[serde(default)]
     pub contain_risk: Option<f64>,
+    /// 0.6: how much a defender's threshold varies from one decision to the next (a share, the
+    /// threshold moving within ± half of it), so that daring is spread, not a cliff.
+    #[serde(default)]
+    pub tackle_spread: Option<f64>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -1043,6 +1052,8 @@ impl Rules {
             parry_spread: n_or_in_code("parry_spread")?,
             penalty_box_clearance: n_or_in_code("penalty_box_clearance")?,
             touchline_margin: n_or_in_code("touchline_margin")?,
+            intercept_line_end: n_or_in_code("intercept_line_end")?,
+            kickoff_line_gap: n_or_in_code("kickoff_line_gap")?,
         };
         let pitch = Pitch {
             length: n("pitch_length")?,
@@ -1268,7 +1279,9 @@ impl Rules {
         let set_pieces = super::set_pieces::resolve(r)?;
         let legacy_penalty_skill = match set_pieces {
             Some(_) => None,
-            None => Some(r.need_var("finishing", BY).map_err(|m| ContentError::Missing(vec![m]))?),
+            None => Some(
+                r.need_var(super::legacy::PENALTY_SKILL_BEFORE_0_6, BY).map_err(|m| ContentError::Missing(vec![m]))?,
+            ),
         };
         let share = |id: &str| -> Result<Option<f64>, ContentError> {
             match r.param(id) {

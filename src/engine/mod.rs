@@ -250,6 +250,10 @@ impl Match {
     pub fn finished(&self) -> bool {
         self.state.finished
     }
+    /// How many numbers the match's dice have drawn so far (reads never move it).
+    pub fn dice_draws(&self) -> u64 {
+        self.dice.draws()
+    }
 
     /// The candidates of the pending human decision.
     pub fn candidates(&self) -> Option<&[Candidate]> {
@@ -494,9 +498,9 @@ impl Match {
         let nearest = nearest2.sqrt();
         let s = self.rules.slots;
         let extra = if nearest <= radius { within.saturating_sub(1) } else { within };
-        let inputs = &mut self.state.players[p].inputs;
-        inputs.set(s.nearest_opponent, nearest.min(1000.0));
-        inputs.set(s.opponents_within_3m, extra.min(21) as f64);
+        // Kept within the vocabulary's scales (an empty side would leave the nearest at infinity).
+        self.set_scaled(p, s.nearest_opponent, nearest);
+        self.set_scaled(p, s.opponents_within_3m, extra as f64);
     }
 
     /// Body orientation context (baseline §3) for player `p` acting towards `toward`.

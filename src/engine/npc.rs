@@ -10,7 +10,7 @@
 use super::Match;
 use super::content::{CrossProbability, MixedPlan, PassPlan};
 use crate::dice::Difficulty;
-use super::geometry::{LINE_END, V2, along_segment, angle_between, sqrt_le};
+use super::geometry::{V2, along_segment, angle_between, sqrt_le};
 use super::log::{CandidateLog, Decision, Personality, StateSummary};
 use super::state::{Line, mix};
 use serde::{Deserialize, Serialize};
@@ -641,7 +641,8 @@ impl Match {
     /// `None`.
     pub(super) fn reaches_line(&self, o: usize, from: V2, to: V2) -> Option<f64> {
         let pos = self.state.players[o].pos;
-        let (lo, hi) = (LINE_END, 1.0 - LINE_END);
+        let end = self.rules.params.intercept_line_end;
+        let (lo, hi) = (end, 1.0 - end);
         // `along_segment`'s quotient, divided only when it may fall inside (lo, hi): most
         // opponents stand behind the passer or beyond the receiver, clearly outside before
         // dividing (a 1e-9 margin keeps the decision the division's; a point-like line has
@@ -677,7 +678,16 @@ impl Match {
         let d = self.rules.npc.defending;
         let (cv, dv) = self.duel_values(c, o, moving);
         let win = 1.0 - self.keep_chance(cv, dv);
-        if win >= d.tackle_min_chance {
+        // 0.6: defenders differ in how much they dare — the threshold moves within ± half the
+        // content's spread, by a hash of (seed, round, defender, carrier): deterministic, no die.
+        let threshold = match d.tackle_spread {
+            Some(spread) => {
+                let h = mix(&[self.seed, self.state.round as u64, o as u64, c as u64, 0x7ac1e]);
+                d.tackle_min_chance + spread * ((h >> 11) as f64 / (1u64 << 53) as f64 - 0.5)
+            }
+            None => d.tackle_min_chance,
+        };
+        if win >= threshold {
             return true;
         }
         let t = self.state.players[c].team;

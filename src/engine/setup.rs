@@ -127,9 +127,10 @@ pub fn select(rules: &Rules, club: &Club, formation: Option<&str>) -> Result<Tea
 /// Where a slot stands at kick-off, in the team's attacking frame: inside its own half.
 pub fn kickoff_spot(rules: &Rules, team: &Team, slot: usize) -> V2 {
     let s = &rules.formations[team.formation].slots[slot];
-    let half = rules.pitch.length / 2.0;
-    let max_x = rules.formations[team.formation].slots.iter().map(|s| s.x).fold(0.0, f64::max).max(1.0);
-    V2::new((s.x * (half - 1.0) / max_x).min(half - 1.0), s.y)
+    let line = rules.pitch.length / 2.0 - rules.params.kickoff_line_gap;
+    // The deepest-reaching slot stands at the line (a formation of all-zero x stays put).
+    let max_x = rules.formations[team.formation].slots.iter().map(|s| s.x).fold(0.0, f64::max).max(f64::MIN_POSITIVE);
+    V2::new((s.x * line / max_x).min(line), s.y)
 }
 
 /// The players of both teams, on their kick-off spots, facing the opponent's goal.
