@@ -1374,7 +1374,11 @@ pub fn check(rs: Arc<Ruleset>) -> Vec<Diagnostic> {
                     "variable" => ("vocabulary.schema.json", "/variables"),
                     _ => ("manifest.schema.json", ""),
                 };
-                match rs.revision.documents.iter().find(|(_, d)| declared_schema(d) == Some(schema)) {
+                // Several documents may share a schema (derived pipelines are pipelines): the
+                // one named for the schema first.
+                let docs = || rs.revision.documents.iter().filter(|(_, d)| declared_schema(d) == Some(schema));
+                let named = schema.replace(".schema", "");
+                match docs().find(|(n, _)| **n == named).or_else(|| docs().next()) {
                     Some((name, _)) => Diagnostic::new(rs.revision.file(name), pointer, m.to_string()),
                     None => Diagnostic::new(rs.revision.file("manifest.json"), "", m.to_string()),
                 }

@@ -334,6 +334,12 @@ impl Match {
         }
     }
 
+    /// Who would take a restart of this kind for team `t` at `spot` (world coordinates) as
+    /// things stand, when the revision's set pieces name a rule for it. A read: no die.
+    pub fn restart_taker(&self, kind: RestartKind, t: usize, spot: V2) -> Option<usize> {
+        self.set_piece_taker(kind, t, spot).map(|rule| self.pick_taker(t, rule, spot))
+    }
+
     /// The outfield player of team `t` a taker rule picks: the highest ranked (the first of
     /// equals), or the nearest to the spot.
     pub(super) fn pick_taker(&self, t: usize, rule: Taker, spot: V2) -> usize {
@@ -510,6 +516,26 @@ impl Match {
             self.push_candidate(c, kind, Target::Player(shirt), rpos, Some(r), p_pass, keep);
             self.candidates.last_mut().expect("pushed").pipe = Some(pipe);
         }
+    }
+
+    /// (side, the taker's test, the chance of a goal) of every side a penalty of team `t` may be
+    /// aimed at: the content's taker on the spot, the keeper on his line. A constructed read:
+    /// the two are moved there, no die is drawn. Empty without set pieces.
+    pub fn penalty_chances(&mut self, t: usize) -> Vec<(String, f64, f64)> {
+        let Some(sp) = self.rules.set_pieces.clone() else { return Vec::new() };
+        let pitch = self.rules.pitch;
+        let spot = self.frame(t, V2::new(pitch.length - self.rules.params.penalty_spot, pitch.goal_y));
+        let taker = self.pick_taker(t, sp.penalty.taker, spot);
+        let keeper = self.keeper(1 - t);
+        let goal_dir = (self.frame(t, pitch.goal()) - spot).unit();
+        self.place(taker, spot, goal_dir);
+        self.place(keeper, self.frame(t, V2::new(pitch.length, pitch.goal_y)), goal_dir * -1.0);
+        (0..sp.penalty.aims.len())
+            .map(|i| {
+                let (test, goal) = self.penalty_estimate(taker, i);
+                (sp.penalty.aims[i].id.clone(), test, goal)
+            })
+            .collect()
     }
 
     /// Sets the penalty taker's context for aim `i` and evaluates his test.
