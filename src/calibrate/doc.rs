@@ -28,8 +28,9 @@ pub struct Targets {
     pub matches: Option<u64>,
     #[serde(default)]
     pub clubs: BTreeMap<String, ClubSpec>,
-    #[serde(default)]
-    pub ranges: BTreeMap<String, BTreeMap<String, [f64; 2]>>,
+    /// Named sets of ranges, each metric in the document's order.
+    #[serde(default, deserialize_with = "ordered_ranges")]
+    pub ranges: BTreeMap<String, Vec<(String, [f64; 2])>>,
     #[serde(default)]
     pub fixtures: Vec<Fixture>,
     #[serde(default)]
@@ -168,6 +169,20 @@ pub struct SameSeed {
     pub rounds: usize,
     /// The state hash after the last round, hex.
     pub hash: String,
+}
+
+/// Ranges keep the order the document gives them (a report reads like the document).
+fn ordered_ranges<'de, D: serde::Deserializer<'de>>(d: D) -> Result<BTreeMap<String, Vec<(String, [f64; 2])>>, D::Error> {
+    let raw: BTreeMap<String, serde_json::Map<String, serde_json::Value>> = Deserialize::deserialize(d)?;
+    raw.into_iter()
+        .map(|(name, set)| {
+            let ranges = set
+                .into_iter()
+                .map(|(k, v)| serde_json::from_value::<[f64; 2]>(v).map(|r| (k, r)).map_err(serde::de::Error::custom))
+                .collect::<Result<Vec<_>, D::Error>>()?;
+            Ok((name, ranges))
+        })
+        .collect()
 }
 
 impl Targets {

@@ -148,7 +148,7 @@ fn figure(r: &Report, id: &str, stronger_home: Option<bool>) -> Result<Option<Fi
 pub fn run(catalog: &Catalog, rules: &Arc<Rules>, t: &Targets, clubs: &Clubs, s: &Settings) -> Result<Vec<Check>, String> {
     let _ = catalog;
     let rev = &rules.rs.revision;
-    let mut fixtures: Vec<(Fixture, std::collections::BTreeMap<String, [f64; 2]>)> = Vec::new();
+    let mut fixtures: Vec<(Fixture, Vec<(String, [f64; 2])>)> = Vec::new();
     for f in &t.fixtures {
         fixtures.push((f.clone(), t.ranges[&f.ranges].clone()));
     }
