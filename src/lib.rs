@@ -10,6 +10,7 @@ pub mod club;
 pub mod dice;
 pub mod engine;
 pub mod expr;
+pub mod files;
 pub mod lab;
 pub mod pipeline;
 pub mod ruleset;

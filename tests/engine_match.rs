@@ -61,6 +61,15 @@ fn a_recorded_run_replays_identically_and_a_changed_one_is_caught() {
     assert_eq!(replay(rules.clone(), &parsed).unwrap(), Replay::Identical { rounds: m.round_hashes().len() });
     let mut changed = parsed.clone();
     changed.round_hashes[100] = "0000000000000000".into();
+    // One recorded hash edited, every later one agreeing: the record, not the match, changed.
+    match replay(rules.clone(), &changed).unwrap() {
+        Replay::RecordEdited { part: "round_hashes", at } => assert!(at.starts_with("round 100:"), "{at}"),
+        other => panic!("{other:?}"),
+    }
+    // Two edited rounds that disagree from the first on are a divergence, found at the first.
+    for r in 100..changed.round_hashes.len() {
+        changed.round_hashes[r] = "0000000000000000".into();
+    }
     assert!(matches!(replay(rules.clone(), &changed).unwrap(), Replay::Differs { round: 100, .. }));
     let mut reseeded = parsed.clone();
     reseeded.seed += 1;

@@ -124,6 +124,11 @@ fn merged_shards_print_exactly_what_one_machine_prints() {
     ok(&strs(&with(SMALL, &["--csv", single_csv.to_str().unwrap()])));
     merge(&["--csv", merged_csv.to_str().unwrap()], &[0, 1, 2]);
     assert_eq!(std::fs::read(&single_csv).unwrap(), std::fs::read(&merged_csv).unwrap(), "CSV");
+
+    let (single_html, merged_html) = (tmp.path().join("single.html"), tmp.path().join("merged.html"));
+    ok(&strs(&with(SMALL, &["--html", single_html.to_str().unwrap()])));
+    merge(&["--html", merged_html.to_str().unwrap()], &[2, 1, 0]);
+    assert_eq!(std::fs::read(&single_html).unwrap(), std::fs::read(&merged_html).unwrap(), "HTML report");
 }
 
 #[test]
@@ -577,23 +582,37 @@ fn a_tampered_shard_file_is_refused_not_trusted() {
     refused(&["lab", "merge", &f[0]], "scenario G: accumulator size does not match its metrics");
 }
 
-/// At small counts a share's normal interval would reach below 0 % or above 100 %; it is cut to
-/// the shares it can be, in JSON as in the table.
+/// At small counts a share's interval is Wilson's: within [0, 100 %], around its estimate, and
+/// with width even when nothing (or everything) happened — 0 of 12 games is [0, 24 %], where
+/// the normal interval said [0, 0] — in JSON as in the table.
 #[test]
-fn a_share_interval_stays_within_0_and_100_percent() {
+fn a_share_interval_at_small_counts_is_wilsons() {
     let o = run(&["lab", "trilha", "--games", "12", "--seed", "3", "--quiet", "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    let mut cut = 0;
+    let z2 = 1.959_963_984_540_054f64.powi(2);
+    let mut never = 0;
     for s in v["scenarios"].as_array().unwrap() {
-        let w = &s["metrics"]["win_share"];
-        for (mean, ci) in w["mean"].as_array().unwrap().iter().zip(w["ci95"].as_array().unwrap()) {
-            let (m, lo, hi) = (mean.as_f64().unwrap(), ci[0].as_f64().unwrap(), ci[1].as_f64().unwrap());
-            assert!((0.0..=1.0).contains(&lo) && (0.0..=1.0).contains(&hi) && lo <= m && m <= hi, "{w}");
-            cut += usize::from(lo == 0.0 && m > 0.0) + usize::from(hi == 1.0 && m < 1.0);
+        for id in ["win_share", "shared_wins"] {
+            let w = &s["metrics"][id];
+            let (means, cis) = match w["mean"].as_array() {
+                Some(m) => (m.clone(), w["ci95"].as_array().unwrap().clone()),
+                None => (vec![w["mean"].clone()], vec![w["ci95"].clone()]),
+            };
+            for (mean, ci) in means.iter().zip(&cis) {
+                let (m, lo, hi) = (mean.as_f64().unwrap(), ci[0].as_f64().unwrap(), ci[1].as_f64().unwrap());
+                assert!(0.0 <= lo && lo <= m && m <= hi && hi <= 1.0 && lo < hi, "{id}: {m} [{lo}, {hi}]");
+                if m == 0.0 {
+                    never += 1;
+                    assert!((hi - z2 / (12.0 + z2)).abs() < 1e-12, "0 of 12: [0, {hi}]");
+                }
+            }
         }
     }
-    assert!(cut > 0, "12 games should give at least one interval cut at a bound");
+    assert!(never >= 8, "seed 3 has shared wins in only one scenario: {never}");
+    // Player 2 won 11 of 12 games of scenario D: Wilson's [64.6 %, 98.5 %].
+    let d = &v["scenarios"][3]["metrics"]["win_share"]["ci95"][1];
+    assert!((d[0].as_f64().unwrap() - 0.6461).abs() < 1e-4 && (d[1].as_f64().unwrap() - 0.9851).abs() < 1e-4, "{d}");
     let table = stdout(&run(&["lab", "trilha", "--games", "12", "--seed", "3", "--quiet"]));
-    assert!(table.contains("92 % [75, 100]"), "{table}");
+    assert!(table.contains("92 % [65, 99]") && table.contains("0 % [0, 24]"), "{table}");
 }

@@ -56,6 +56,8 @@ pub struct Settings {
     /// Run only these fixtures (all when empty); facts run when `facts` is set.
     pub fixtures: Vec<String>,
     pub facts: bool,
+    /// Plays this club where the document names its reference club (`--club`).
+    pub reference: Option<Club>,
 }
 
 /// The clubs a revision's calibration plays, by the names its document gives them.
@@ -66,7 +68,7 @@ pub struct Clubs {
 impl Clubs {
     /// Resolves every club the document names: sample clubs from the catalog, generated ones
     /// from the revision's own club rules (an error names the club and why).
-    pub fn of(catalog: &Catalog, rules: &Rules, t: &Targets) -> Result<Clubs, String> {
+    pub fn of(catalog: &Catalog, rules: &Rules, t: &Targets, reference: Option<&Club>) -> Result<Clubs, String> {
         let sample = |id: &str| -> Result<Club, String> {
             let entry = catalog.ruleset("microfut").map_err(|e| e.to_string())?;
             let v = entry
@@ -76,7 +78,11 @@ impl Clubs {
             serde_json::from_value(v.clone()).map_err(|e| format!("sample club {id}: {e}"))
         };
         let mut by_name = std::collections::BTreeMap::new();
-        by_name.insert("reference".to_string(), sample(&t.reference_club)?);
+        let reference = match reference {
+            Some(c) => c.clone(),
+            None => sample(&t.reference_club)?,
+        };
+        by_name.insert("reference".to_string(), reference);
         let club_rules = crate::club::rules::ClubRules::need(&rules.rs, "calibration").map_err(|e| e.to_string());
         for (name, spec) in &t.clubs {
             let club = match spec {
@@ -111,7 +117,7 @@ impl Clubs {
 
 /// Every check of the revision's calibration document.
 pub fn calibrate(catalog: &Catalog, rules: Arc<Rules>, targets: &Targets, s: &Settings) -> Result<Vec<Check>, String> {
-    let clubs = Clubs::of(catalog, &rules, targets)?;
+    let clubs = Clubs::of(catalog, &rules, targets, s.reference.as_ref())?;
     let mut out = Vec::new();
     out.extend(fixtures::run(catalog, &rules, targets, &clubs, s)?);
     if s.facts {

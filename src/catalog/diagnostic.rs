@@ -20,12 +20,24 @@ impl Diagnostic {
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (pointer, message) = (printable(&self.pointer), printable(&self.message));
         if self.pointer.is_empty() {
-            write!(f, "{}: {}", self.file, self.message)
+            write!(f, "{}: {message}", self.file)
         } else {
-            write!(f, "{}#{}: {}", self.file, self.pointer, self.message)
+            write!(f, "{}#{pointer}: {message}", self.file)
         }
     }
+}
+
+/// Text for a one-line message: control characters a file's keys or values may hold (a newline
+/// in a key) are written as escapes, so one problem is always one line.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    std::borrow::Cow::Owned(
+        text.chars().map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() }).collect(),
+    )
 }
 
 /// Escapes one reference token of a JSON pointer (RFC 6901).

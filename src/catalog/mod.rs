@@ -11,12 +11,14 @@ mod schema;
 mod strict;
 mod tree;
 
-pub use diagnostic::{Diagnostic, Sink, escape_token};
+pub use diagnostic::{Diagnostic, Sink, escape_token, printable};
 pub use fingerprint::fingerprint;
 pub use manifest::{CatalogFile, Labels, Manifest, PublishedEntry, Status};
 pub use publish::{PublishError, PublishReport, publish, today_utc};
 pub use schema::{declared_schema, validate as validate_schema, validate_as};
-pub use strict::{check_keys, describe as describe_json_error, from_json};
+pub use strict::{
+    Located, check_keys, describe as describe_json_error, from_json, from_value_located, kind as json_kind,
+};
 pub use tree::{ContentTree, Origin, TreeError};
 
 use semver::{Version, VersionReq};
@@ -68,6 +70,10 @@ pub struct RulesetEntry {
     pub revisions: BTreeMap<Version, Revision>,
     /// Files outside revision folders, by path relative to the ruleset folder (`clubs/x.json`).
     pub extra: BTreeMap<String, Value>,
+    /// Problems of an existing `catalog.json` (unreadable, or recording a revision that is not
+    /// there). While it has any, no revision of the ruleset is used and none is published: the
+    /// record of what was published, and with which fingerprint, cannot be trusted.
+    pub catalog_problems: Vec<Diagnostic>,
 }
 
 #[derive(Debug, Clone)]
@@ -88,6 +94,11 @@ pub enum CatalogError {
     MissingRevision { ruleset: String, version: String, available: String },
     #[error("ruleset {0} has no published revision; name a draft with --revision")]
     NothingPublished(String),
+    #[error(
+        "{first}{}; the record of published revisions cannot be trusted, so no {ruleset} revision is used until it is fixed (`microfut validate` lists every problem)",
+        if *.count > 1 { format!(" (and {} more problem(s) in it)", .count - 1) } else { String::new() }
+    )]
+    CatalogUnusable { ruleset: String, first: Diagnostic, count: usize },
     #[error("revision {revision} has {count} content error(s), first: {first}; run `microfut validate`")]
     Invalid { revision: String, count: usize, first: String },
     #[error(
@@ -95,7 +106,7 @@ pub enum CatalogError {
     )]
     EngineMismatch { revision: String, requirement: String, engine: String },
     #[error(
-        "revision {revision} has fingerprint {actual}, but the run was made with {expected}: the content changed since, so the run cannot be replayed on it"
+        "revision {revision} has fingerprint {actual}, but the run was made with {expected}: the revision's files changed since the run was made, or the run's fingerprint was edited; the run cannot be replayed on it"
     )]
     FingerprintMismatch { revision: String, expected: String, actual: String },
 }
@@ -123,14 +134,16 @@ impl Catalog {
                 .or_insert_with(|| RulesetEntry { id: ruleset.clone(), ..Default::default() });
             match parts.as_slice() {
                 [_, "catalog.json"] => {
-                    if let Some(doc) = parse_json(path, bytes, &mut diagnostics)
-                        && validate_as(path, "catalog.schema.json", &doc, &mut diagnostics)
+                    let mut problems = Vec::new();
+                    if let Some(doc) = parse_json(path, bytes, &mut problems)
+                        && validate_as(path, "catalog.schema.json", &doc, &mut problems)
                     {
-                        match serde_json::from_value::<CatalogFile>(doc) {
+                        match from_value_located::<CatalogFile>(doc, "a catalog") {
                             Ok(c) => entry.catalog = Some(c),
-                            Err(e) => diagnostics.push(Diagnostic::new(path.as_str(), "", e.to_string())),
+                            Err(e) => problems.push(Diagnostic::new(path.as_str(), e.pointer, e.message)),
                         }
                     }
+                    entry.catalog_problems.extend(problems);
                 }
                 [_, dir, file] if Version::parse(dir).is_ok() => {
                     revision_files.entry((ruleset, dir.to_string())).or_default().insert(file.to_string(), bytes);
@@ -153,8 +166,18 @@ impl Catalog {
         }
         for entry in rulesets.values_mut() {
             check_catalog(entry, &mut diagnostics);
+            diagnostics.extend(entry.catalog_problems.iter().cloned());
         }
         Catalog { tree_origin: tree.origin.clone(), rulesets, diagnostics }
+    }
+
+    /// How a file of this content is named in messages: `content/microfut/clubs/x.json
+    /// (embedded)`, or its path under the content folder.
+    pub fn display_path(&self, rel: &str) -> String {
+        match &self.tree_origin {
+            Origin::Embedded => format!("content/{rel} (embedded)"),
+            Origin::Dir(d) => d.join(rel).display().to_string(),
+        }
     }
 
     /// Every diagnostic: catalog-level first, then each revision's.
@@ -178,6 +201,13 @@ impl Catalog {
     /// errors or one whose engine requirement excludes this engine.
     pub fn revision(&self, ruleset: &str, version: Option<&str>) -> Result<&Revision, CatalogError> {
         let entry = self.ruleset(ruleset)?;
+        if let Some(first) = entry.catalog_problems.first() {
+            return Err(CatalogError::CatalogUnusable {
+                ruleset: ruleset.into(),
+                first: first.clone(),
+                count: entry.catalog_problems.len(),
+            });
+        }
         let rev = match version {
             Some(v) => {
                 let parsed = Version::parse(v).map_err(|_| CatalogError::BadVersion(v.into()))?;
@@ -270,7 +300,20 @@ fn load_revision(ruleset: &str, dir: &str, files: &BTreeMap<String, &[u8]>) -> R
                 let schema = schema.to_string();
                 validate_schema(&file, &schema, doc, &mut diagnostics);
             }
-            None => diagnostics.push(Diagnostic::new(file, "", "missing \"$schema\": every document names its schema")),
+            None if !doc.is_object() => diagnostics.push(Diagnostic::new(
+                file,
+                "",
+                format!(
+                    "expected a JSON object (a document naming its schema in \"$schema\"), found {}",
+                    json_kind(doc)
+                ),
+            )),
+            None => diagnostics.push(match doc.get("$schema") {
+                Some(v) => {
+                    Diagnostic::new(file, "/$schema", format!("expected a schema's path, found {}", json_kind(v)))
+                }
+                None => Diagnostic::new(file, "/$schema", "missing: every document names its schema"),
+            }),
         }
     }
     let fingerprint = fingerprint(&documents);
@@ -354,10 +397,16 @@ fn check_manifest(
 fn check_catalog(entry: &mut RulesetEntry, out: &mut Vec<Diagnostic>) {
     check_parents(entry);
     let cat_file = format!("{}/catalog.json", entry.id);
-    let published: BTreeMap<String, PublishedEntry> = match &entry.catalog {
+    if entry.catalog.is_none() && !entry.catalog_problems.is_empty() {
+        // Present but unreadable: what was published, with which fingerprint, is unknown — said
+        // once, about the file, rather than as a problem of every published revision.
+        return;
+    }
+    let problems = &mut entry.catalog_problems;
+    let published: BTreeMap<String, (usize, PublishedEntry)> = match &entry.catalog {
         Some(c) => {
             if c.ruleset != entry.id {
-                out.push(Diagnostic::new(
+                problems.push(Diagnostic::new(
                     &cat_file,
                     "/ruleset",
                     format!("says '{}' but the folder is {}/", c.ruleset, entry.id),
@@ -365,8 +414,8 @@ fn check_catalog(entry: &mut RulesetEntry, out: &mut Vec<Diagnostic>) {
             }
             let mut map = BTreeMap::new();
             for (i, e) in c.published.iter().enumerate() {
-                if map.insert(e.version.clone(), e.clone()).is_some() {
-                    out.push(Diagnostic::new(
+                if map.insert(e.version.clone(), (i, e.clone())).is_some() {
+                    problems.push(Diagnostic::new(
                         &cat_file,
                         format!("/published/{i}"),
                         format!("version {} recorded twice", e.version),
@@ -386,13 +435,16 @@ fn check_catalog(entry: &mut RulesetEntry, out: &mut Vec<Diagnostic>) {
             BTreeMap::new()
         }
     };
-    for (version, e) in &published {
+    for (version, (i, e)) in &published {
         let found = Version::parse(version).ok().and_then(|v| entry.revisions.get_mut(&v));
         let Some(rev) = found else {
-            out.push(Diagnostic::new(
+            problems.push(Diagnostic::new(
                 &cat_file,
-                "/published",
-                format!("records {version}, but there is no folder {}/{version}/", entry.id),
+                format!("/published/{i}"),
+                format!(
+                    "records {} {version} as published, but there is no folder {}/{version}/: restore the folder (a published revision is never removed)",
+                    entry.id, entry.id
+                ),
             ));
             continue;
         };
@@ -419,7 +471,7 @@ fn check_catalog(entry: &mut RulesetEntry, out: &mut Vec<Diagnostic>) {
             rev.diagnostics.push(Diagnostic::new(
                 rev.file("manifest.json"),
                 "/status",
-                "marked published but not recorded in catalog.json: publish with tools/publish",
+                "marked published but not recorded in catalog.json: only tools/publish publishes — set the status back to \"draft\" and publish it with tools/publish",
             ));
         }
     }

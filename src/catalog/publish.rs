@@ -4,7 +4,6 @@ use super::manifest::{CatalogFile, Labels, PublishedEntry, Status};
 use super::{Catalog, ContentTree, Diagnostic, Revision};
 use semver::Version;
 use serde_json::Value;
-use std::fs;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, thiserror::Error)]
@@ -19,8 +18,16 @@ pub enum PublishError {
     AlreadyPublished(String),
     #[error("{revision} does not validate ({} error(s)); nothing was written:\n{}", .diagnostics.len(), render(.diagnostics))]
     Invalid { revision: String, diagnostics: Vec<Diagnostic> },
-    #[error("cannot write {path}: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
+    #[error("{}; nothing was written", .0)]
+    Write(#[from] crate::files::WriteError),
+    #[error(
+        "cannot publish {ruleset} {version}: {}{} — publishing rewrites catalog.json, and would lose the fingerprints of the revisions published before; fix the file first (nothing was written)",
+        .problems[0],
+        if .problems.len() > 1 { format!(" (and {} more problem(s) in it)", .problems.len() - 1) } else { String::new() }
+    )]
+    CatalogUnusable { ruleset: String, version: String, problems: Vec<Diagnostic> },
+    #[error("cannot publish {revision}: {source}; nothing was written")]
+    Engine { revision: String, source: Box<super::CatalogError> },
 }
 
 fn render(d: &[Diagnostic]) -> String {
@@ -52,6 +59,15 @@ pub fn publish(
         version: version.into(),
         dir: dir.display().to_string(),
     })?;
+    if let Some(e) = entry
+        && !e.catalog_problems.is_empty()
+    {
+        return Err(PublishError::CatalogUnusable {
+            ruleset: ruleset.into(),
+            version: version.into(),
+            problems: e.catalog_problems.clone(),
+        });
+    }
     let recorded = entry.and_then(|e| e.catalog.as_ref()).is_some_and(|c| c.entry(version).is_some());
     if recorded || rev.status() == Some(Status::Published) {
         return Err(PublishError::AlreadyPublished(rev.label()));
@@ -63,6 +79,9 @@ pub fn publish(
     if !problems.is_empty() {
         return Err(PublishError::Invalid { revision: rev.label(), diagnostics: problems });
     }
+    // Published for an engine that cannot run it, it would be refused by every command.
+    super::check_engine(rev)
+        .map_err(|source| PublishError::Engine { revision: rev.label(), source: Box::new(source) })?;
 
     // Mark published, then fingerprint what will be on disk.
     let mut manifest_doc = rev.documents["manifest.json"].clone();
@@ -89,25 +108,17 @@ pub fn publish(
     });
 
     let manifest_path = dir.join(ruleset).join(version).join("manifest.json");
-    let old_manifest =
-        fs::read(&manifest_path).map_err(|source| PublishError::Io { path: manifest_path.clone(), source })?;
-    write_json(&manifest_path, &manifest_doc)?;
     let cat_value = serde_json::to_value(&cat).expect("catalog serializes");
-    if let Err(e) = write_json(&catalog_path, &cat_value) {
-        // Leave nothing half-done.
-        let _ = fs::write(&manifest_path, old_manifest);
-        return Err(e);
-    }
+    // Both files or neither, through links, keeping their permissions.
+    crate::files::Plan::new(&[("manifest", &manifest_path), ("catalog", &catalog_path)], &[])?
+        .write(&[pretty(&manifest_doc).as_bytes(), pretty(&cat_value).as_bytes()])?;
     Ok(PublishReport { revision: rev.label(), fingerprint, catalog_file: catalog_path })
 }
 
-/// Writes pretty JSON through a temporary file and a rename, so a crash never leaves half a file.
-pub(crate) fn write_json(path: &Path, value: &Value) -> Result<(), PublishError> {
+fn pretty(value: &Value) -> String {
     let mut text = serde_json::to_string_pretty(value).expect("values serialize");
     text.push('\n');
-    let tmp = path.with_extension("json.tmp");
-    fs::write(&tmp, text).map_err(|source| PublishError::Io { path: tmp.clone(), source })?;
-    fs::rename(&tmp, path).map_err(|source| PublishError::Io { path: path.into(), source })
+    text
 }
 
 /// Today's date (UTC) as YYYY-MM-DD, from the system clock.

@@ -72,13 +72,17 @@ pub fn validate(file: &str, schema: &str, doc: &Value, out: &mut Vec<Diagnostic>
     };
     let before = out.len();
     for e in v.iter_errors(doc) {
-        out.push(Diagnostic::new(file, e.instance_path().to_string(), format!("schema: {e}")));
+        out.push(Diagnostic::new(file, pointer_of(&e), format!("schema: {e}")));
     }
     out.len() == before
 }
 
 /// Validates a document that must carry a specific schema.
 pub fn validate_as(file: &str, expected: &str, doc: &Value, out: &mut Vec<Diagnostic>) -> bool {
+    if !doc.is_object() {
+        out.push(not_an_object(file, doc, expected));
+        return false;
+    }
     match declared_schema(doc) {
         Some(s) if s == expected => validate(file, expected, doc, out),
         Some(s) => {
@@ -86,8 +90,37 @@ pub fn validate_as(file: &str, expected: &str, doc: &Value, out: &mut Vec<Diagno
             false
         }
         None => {
-            out.push(Diagnostic::new(file, "", format!("missing \"$schema\" (expected .../{expected})")));
+            let message = match doc.get("$schema") {
+                Some(v) => format!("expected the path of .../{expected}, found {}", super::strict::kind(v)),
+                None => format!("missing (expected .../{expected})"),
+            };
+            out.push(Diagnostic::new(file, "/$schema", message));
             false
         }
+    }
+}
+
+/// A document whose top level is not an object: said as such, not as a missing `$schema`.
+pub fn not_an_object(file: &str, doc: &Value, schema: &str) -> Diagnostic {
+    Diagnostic::new(
+        file,
+        "",
+        format!("expected a JSON object (a document of {schema}), found {}", super::strict::kind(doc)),
+    )
+}
+
+/// Where a schema error is: a missing or unexpected property is named by its own pointer (where
+/// it belongs, or where it is), not by the object around it — so a missing top-level field is
+/// `club.json#/budget`, not the whole file.
+fn pointer_of(e: &jsonschema::ValidationError) -> String {
+    use jsonschema::error::ValidationErrorKind as K;
+    let at = e.instance_path().to_string();
+    let child = |name: &str| format!("{at}/{}", super::escape_token(name));
+    match e.kind() {
+        K::Required { property } => property.as_str().map_or(at.clone(), child),
+        K::AdditionalProperties { unexpected } | K::UnevaluatedProperties { unexpected } => {
+            unexpected.first().map_or(at.clone(), |u| child(u))
+        }
+        _ => at,
     }
 }

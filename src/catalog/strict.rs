@@ -21,6 +21,75 @@ pub fn describe(e: &serde_json::Error) -> String {
     if e.is_data() { e.to_string() } else { format!("malformed JSON at line {} column {}: {e}", e.line(), e.column()) }
 }
 
+/// A value that does not fit the type it was read as, located by JSON pointer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Located {
+    /// RFC 6901 pointer of the value that failed (empty for the whole document).
+    pub pointer: String,
+    pub message: String,
+}
+
+/// Reads an already strictly parsed value as `T`, naming the pointer of the first value that does
+/// not fit (an integer written `15.0`, a string where a number belongs, a field misspelt). A
+/// document whose top level is not the kind `T` reads is named as such ("found an array").
+pub fn from_value_located<T: DeserializeOwned>(value: serde_json::Value, what: &str) -> Result<T, Located> {
+    match serde_path_to_error::deserialize::<_, T>(&value) {
+        Ok(v) => Ok(v),
+        Err(e) => {
+            let mut pointer = pointer_of(e.path());
+            let inner = e.into_inner().to_string();
+            // serde names a missing or unknown field in its message, at the object around it: the
+            // pointer goes to the field itself.
+            let field =
+                |prefix: &str| inner.strip_prefix(prefix).and_then(|rest| rest.split('`').next()).map(str::to_string);
+            let message = if pointer.is_empty() && !matches!(value, serde_json::Value::Object(_)) {
+                format!("expected a JSON object ({what}), found {}", kind(&value))
+            } else if let Some(f) = field("missing field `") {
+                pointer = format!("{pointer}/{}", super::escape_token(&f));
+                "missing (a required field)".to_string()
+            } else if let Some(f) = field("unknown field `") {
+                pointer = format!("{pointer}/{}", super::escape_token(&f));
+                inner.split_once(", ").map_or("unknown field".to_string(), |(_, rest)| format!("unknown field, {rest}"))
+            } else {
+                inner
+            };
+            // Keys and values echoed from the file may hold control characters (a newline in a
+            // key): escaped, so the problem stays one line.
+            Err(Located {
+                pointer: super::printable(&pointer).into_owned(),
+                message: super::printable(&message).into_owned(),
+            })
+        }
+    }
+}
+
+/// What a JSON value is, for messages: `an array`, `an object`, `a string`…
+pub fn kind(v: &serde_json::Value) -> &'static str {
+    match v {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "true or false",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
+    }
+}
+
+/// A serde path (`squad[2].skills.passing`) as a JSON pointer (`/squad/2/skills/passing`).
+pub fn pointer_of(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut out = String::new();
+    for seg in path.iter() {
+        match seg {
+            Segment::Seq { index } => out.push_str(&format!("/{index}")),
+            Segment::Map { key } => out.push_str(&format!("/{}", super::escape_token(key))),
+            Segment::Enum { variant } => out.push_str(&format!("/{}", super::escape_token(variant))),
+            Segment::Unknown => {}
+        }
+    }
+    out
+}
+
 /// Fails on the first object that holds a key twice (syntax errors are reported as they are).
 pub fn check_keys(bytes: &[u8]) -> Result<(), serde_json::Error> {
     let mut de = serde_json::Deserializer::from_slice(bytes);

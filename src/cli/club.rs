@@ -150,8 +150,8 @@ pub fn human_report(r: &ClubReport, rs: &crate::ruleset::Ruleset, lang: Lang) ->
     out.push_str(&format!(
         "  squad net cost {} of budget {} ({} left)\n",
         local(thousands(r.total_net), lang),
-        local(thousands(r.budget as f64), lang),
-        local(thousands(r.budget as f64 - r.total_net), lang)
+        local(crate::sheet::Xp::whole(i128::from(r.budget)).grouped(), lang),
+        local(r.left.grouped(), lang)
     ));
     out
 }

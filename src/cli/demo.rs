@@ -61,8 +61,8 @@ pub fn run(content: Option<&Path>, args: DemoArgs) -> CliResult {
     // A whole match between two sample clubs, when the revision carries the match engine's content.
     match crate::run::rules_for(&catalog, args.revision.as_deref()) {
         Ok(rules) => {
-            let home = super::matchday::load_club(&catalog, "esporte_clube_mandacaru")?;
-            let away = super::matchday::load_club(&catalog, "sociedade_esportiva_serra_azul")?;
+            let home = super::matchday::load_club(&catalog, "esporte_clube_mandacaru", &rules.rs)?;
+            let away = super::matchday::load_club(&catalog, "sociedade_esportiva_serra_azul", &rules.rs)?;
             let mut m = crate::engine::Match::new(rules, &home, &away, 2026, crate::engine::Options::default())
                 .map_err(super::CliError::input)?;
             m.run();

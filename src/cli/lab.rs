@@ -2,7 +2,7 @@
 //! confidence intervals; `--shard` for one slice on one machine, `lab merge` to add slices up.
 
 use super::render::Lang;
-use super::{CliError, CliResult, load_catalog};
+use super::{CliError, CliResult, lab_report, load_catalog};
 use crate::catalog::Catalog;
 use crate::lab::{self, Report, Request, Shard, Simulator};
 use crate::trilha::TrilhaSimulator;
@@ -49,13 +49,19 @@ pub struct LabArgs {
     /// Also write the results as CSV to FILE.
     #[arg(long, value_name = "FILE", conflicts_with = "shard")]
     pub csv: Option<PathBuf>,
+    /// Also write the report as one self-contained HTML page to FILE (plots, table, identity).
+    #[arg(long, value_name = "FILE", conflicts_with = "shard")]
+    pub html: Option<PathBuf>,
     /// No progress bar and no timing line.
     #[arg(long)]
     pub quiet: bool,
-    /// Run only slice i of n (0-based) and write a shard file for `microfut lab merge`.
-    #[arg(long, value_name = "i/n")]
+    /// Run only slice i of n (0-based) and write a shard file for `microfut lab merge`; `env`
+    /// takes i and n from a Slurm array task (SLURM_ARRAY_TASK_ID) or a Kubernetes Indexed Job
+    /// (JOB_COMPLETION_INDEX), n from MICROFUT_SHARD_COUNT (or Slurm's SLURM_ARRAY_TASK_COUNT).
+    #[arg(long, value_name = "i/n|env")]
     pub shard: Option<String>,
-    /// Where --shard writes its file (default: lab-shard-<i>-of-<n>.json).
+    /// Where --shard writes its file (default: lab-shard-<i>-of-<n>.json, in the folder given
+    /// here if it is one or ends with /).
     #[arg(long, value_name = "FILE", requires = "shard")]
     pub out: Option<PathBuf>,
     /// Worker threads (default: all cores, or RAYON_NUM_THREADS). Results do not depend on it.
@@ -89,6 +95,10 @@ pub struct CalibrateArgs {
     /// Run only these fixtures of the calibration document (repeat, or separate with commas).
     #[arg(long = "fixture", value_name = "ID", value_delimiter = ',', num_args = 1..)]
     pub fixtures: Vec<String>,
+    /// Play this club where the calibration names its reference club: a sample club id or a
+    /// club file, checked under the revision as `club validate` checks it.
+    #[arg(long)]
+    pub club: Option<String>,
     /// Leave out the Appendix D facts (constructed situations, variants, squads, same seed).
     #[arg(long)]
     pub no_facts: bool,
@@ -111,6 +121,9 @@ pub struct MergeArgs {
     /// Also write the results as CSV to FILE.
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
+    /// Also write the report as one self-contained HTML page to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     /// Language of labels in the table and CSV.
     #[arg(long, value_enum, default_value_t)]
     pub lang: Lang,
@@ -143,25 +156,33 @@ pub fn run(content: Option<&Path>, args: LabArgs) -> CliResult {
         "trilha" if args.home.is_some() || args.away.is_some() => {
             Err(CliError::input("--home and --away choose Microfut clubs; trilha has no clubs"))
         }
-        "trilha" => run_with(&TrilhaSimulator, &catalog, args),
+        "trilha" => run_with(&TrilhaSimulator, &catalog, content, args, &[]),
         "microfut" => {
+            let rules = crate::run::rules_for(&catalog, args.revision.as_deref()).map_err(CliError::input)?;
             // By default two equal clubs: the revision's reference club against itself.
-            let reference = || -> Result<String, CliError> {
-                let rules = crate::run::rules_for(&catalog, args.revision.as_deref()).map_err(CliError::input)?;
-                let targets = crate::calibrate::Targets::of(&rules).map_err(CliError::input)?;
-                Ok(targets.reference_club)
-            };
             let home = match &args.home {
                 Some(h) => h.clone(),
-                None => reference()?,
+                None => crate::calibrate::Targets::of(&rules).map_err(CliError::input)?.reference_club,
             };
-            let away = match &args.away {
-                Some(a) => a.clone(),
-                None => home.clone(),
-            };
+            let away = args.away.clone().unwrap_or_else(|| home.clone());
             let (home, away) =
-                (super::matchday::load_club(&catalog, &home)?, super::matchday::load_club(&catalog, &away)?);
-            run_with(&crate::engine::MatchSimulator { home, away }, &catalog, args)
+                (super::matchday::club_source(&catalog, &home)?, super::matchday::club_source(&catalog, &away)?);
+            // Checked as `club validate` checks them, under every revision they will play.
+            let mut arms = vec![rules.rs.clone()];
+            if let Some(v) = &args.against {
+                arms.push(crate::run::rules_for(&catalog, Some(v)).map_err(CliError::input)?.rs.clone());
+            }
+            let mut clubs = Vec::new();
+            for rs in &arms {
+                clubs = vec![home.checked(rs)?, away.checked(rs)?];
+            }
+            let inputs: Vec<(&str, PathBuf)> = [("--home", &home), ("--away", &away)]
+                .into_iter()
+                .filter_map(|(what, s)| s.path.clone().map(|p| (what, p)))
+                .collect();
+            let away = clubs.pop().expect("two clubs");
+            let home = clubs.pop().expect("two clubs");
+            run_with(&crate::engine::MatchSimulator { home, away }, &catalog, content, args, &inputs)
         }
         other if catalog.rulesets.contains_key(other) => Err(CliError::input(format!(
             "ruleset '{other}' has no lab simulator registered (rulesets with one: {})",
@@ -174,14 +195,23 @@ pub fn run(content: Option<&Path>, args: LabArgs) -> CliResult {
     }
 }
 
-fn run_with<S: Simulator>(sim: &S, catalog: &Catalog, args: LabArgs) -> CliResult {
-    let shard = args.shard.as_deref().map(Shard::parse).transpose().map_err(CliError::input)?;
-    let out_path = shard.map(|s| {
-        args.out.clone().unwrap_or_else(|| PathBuf::from(format!("lab-shard-{}-of-{}.json", s.index, s.count)))
-    });
-    for p in out_path.iter().chain(args.csv.iter()) {
-        check_writable(p)?;
+fn run_with<S: Simulator>(
+    sim: &S,
+    catalog: &Catalog,
+    content: Option<&Path>,
+    args: LabArgs,
+    inputs: &[(&str, PathBuf)],
+) -> CliResult {
+    let shard = lab_report::shard(&args).map_err(CliError::input)?;
+    let out_path = shard.map(|s| lab_report::shard_path(args.out.as_deref(), s));
+    // Checked before any simulation: no folder, no missing folder, no input overwritten.
+    let inputs: Vec<(&str, &Path)> = inputs.iter().map(|(w, p)| (*w, p.as_path())).collect();
+    let plan = match &out_path {
+        Some(p) => Some(crate::files::Plan::new(&[("--out", p)], &inputs)),
+        None => outputs_plan(args.csv.as_deref(), args.html.as_deref(), &inputs),
     }
+    .transpose()
+    .map_err(CliError::input)?;
     let rev = catalog.revision(sim.ruleset(), args.revision.as_deref()).map_err(CliError::input)?;
     let against = match &args.against {
         Some(v) => Some(catalog.revision(sim.ruleset(), Some(v)).map_err(CliError::input)?),
@@ -195,6 +225,13 @@ fn run_with<S: Simulator>(sim: &S, catalog: &Catalog, args: LabArgs) -> CliResul
         seed: args.seed.expect("clap requires --seed"),
     };
     let prepared = lab::prepare(sim, &request).map_err(CliError::input)?;
+    let command = lab_report::study_command(
+        &args,
+        content,
+        &prepared.identity.revision.version,
+        prepared.identity.against.as_ref().map(|b| b.version.as_str()),
+        &prepared.identity.unit.id,
+    );
 
     let shard_or_all = shard.unwrap_or(Shard::ALL);
     let range = shard_or_all.range(request.simulations);
@@ -221,8 +258,9 @@ fn run_with<S: Simulator>(sim: &S, catalog: &Catalog, args: LabArgs) -> CliResul
         );
     }
 
-    if let (Some(s), Some(path)) = (shard, out_path) {
-        write_atomically(&path, &lab::shard_json(&prepared.identity, s, &accs))?;
+    if let (Some(s), Some(path), Some(plan)) = (shard, out_path, &plan) {
+        plan.write(&[lab::shard_json(&prepared.identity, s, &accs, Some(&command)).as_bytes()])
+            .map_err(CliError::input)?;
         if !args.quiet {
             outln!(
                 "wrote shard {}/{} ({} {} of each of {} scenario(s), from {} to {}) to {}",
@@ -238,21 +276,52 @@ fn run_with<S: Simulator>(sim: &S, catalog: &Catalog, args: LabArgs) -> CliResul
         }
         return Ok(());
     }
-    emit(&Report::new(prepared.identity, &accs), args.json, args.csv.as_deref(), args.lang)
+    emit(&Report::new(prepared.identity, &accs), args.json, plan.as_ref(), Some(command.as_str()), args.lang)
 }
 
 fn merge(args: MergeArgs) -> CliResult {
-    if let Some(p) = &args.csv {
-        check_writable(p)?;
-    }
-    let (identity, accs) = lab::merge(&args.files).map_err(CliError::input)?;
-    emit(&Report::new(identity, &accs), args.json, args.csv.as_deref(), args.lang)
+    let inputs: Vec<(&str, &Path)> = args.files.iter().map(|p| ("shard", p.as_path())).collect();
+    let plan = outputs_plan(args.csv.as_deref(), args.html.as_deref(), &inputs).transpose().map_err(CliError::input)?;
+    let merged = lab::merge_files(&args.files).map_err(CliError::input)?;
+    emit(
+        &Report::new(merged.identity, &merged.accumulators),
+        args.json,
+        plan.as_ref(),
+        merged.command.as_deref(),
+        args.lang,
+    )
 }
 
-/// Writes the CSV (if asked) and prints the table or JSON.
-fn emit(report: &Report, json: bool, csv: Option<&Path>, lang: Lang) -> CliResult {
-    if let Some(path) = csv {
-        write_atomically(path, &report.csv(lab_lang(lang)))?;
+/// The CSV and HTML outputs of a report, planned together (all or nothing), or none.
+fn outputs_plan(
+    csv: Option<&Path>,
+    html: Option<&Path>,
+    inputs: &[(&str, &Path)],
+) -> Option<Result<crate::files::Plan, crate::files::WriteError>> {
+    let outputs: Vec<(&str, &Path)> =
+        [("--csv", csv), ("--html", html)].into_iter().filter_map(|(w, p)| p.map(|p| (w, p))).collect();
+    (!outputs.is_empty()).then(|| crate::files::Plan::new(&outputs, inputs))
+}
+
+/// Writes the planned CSV and HTML report (the page names `command`) and prints the table or
+/// JSON.
+fn emit(
+    report: &Report,
+    json: bool,
+    plan: Option<&crate::files::Plan>,
+    command: Option<&str>,
+    lang: Lang,
+) -> CliResult {
+    if let Some(plan) = plan {
+        let mut contents: Vec<String> = Vec::new();
+        for what in plan.outputs() {
+            contents.push(match what {
+                "--csv" => report.csv(lab_lang(lang)),
+                _ => report.html(lab_lang(lang), command),
+            });
+        }
+        let bytes: Vec<&[u8]> = contents.iter().map(|c| c.as_bytes()).collect();
+        plan.write(&bytes).map_err(CliError::input)?;
     }
     if json {
         print_out(&(serde_json::to_string_pretty(&report.json()).expect("serializes") + "\n"))
@@ -284,35 +353,6 @@ fn progress_bar(total: u64, quiet: bool, unit: &str) -> ProgressBar {
     bar
 }
 
-/// Refuses, before any work, an output file whose folder does not exist.
-fn check_writable(path: &Path) -> CliResult {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    if !dir.is_dir() {
-        return Err(CliError::input(format!(
-            "cannot write {}: folder {} does not exist",
-            path.display(),
-            dir.display()
-        )));
-    }
-    if path.is_dir() {
-        return Err(CliError::input(format!("cannot write {}: it is a folder", path.display())));
-    }
-    Ok(())
-}
-
-/// Writes through a temporary file and a rename: a failed or interrupted command leaves no
-/// partial file behind.
-fn write_atomically(path: &Path, text: &str) -> CliResult {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    let fail = |e: std::io::Error| CliError::input(format!("cannot write {}: {e}", path.display()));
-    std::fs::write(&tmp, text).map_err(fail)?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        fail(e)
-    })
-}
-
 fn calibrate(content: Option<&Path>, args: CalibrateArgs) -> CliResult {
     use crate::calibrate::{Settings, Targets, calibrate};
     let catalog = load_catalog(content)?;
@@ -333,6 +373,10 @@ fn calibrate(content: Option<&Path>, args: CalibrateArgs) -> CliResult {
         seed: args.seed,
         fixtures: args.fixtures.clone(),
         facts: !args.no_facts,
+        reference: match &args.club {
+            Some(c) => Some(super::matchday::load_club(&catalog, c, &rules.rs)?),
+            None => None,
+        },
     };
     let started = Instant::now();
     let checks = match args.threads {

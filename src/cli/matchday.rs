@@ -4,7 +4,7 @@ use super::{CliError, CliResult, load_catalog};
 use crate::catalog::{Catalog, ENGINE_VERSION};
 use crate::club::Club;
 use crate::engine::{Intent, Match, Options, Step, TeamStats};
-use crate::run::{Replay, RunRecord, pinned_rules, replay, rules_for, side_index};
+use crate::run::{Replay, RunError, RunRecord, pinned_rules, replay, rules_for, side_index};
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, clap::Args)]
@@ -51,17 +51,39 @@ pub struct ReplayArgs {
     pub run: PathBuf,
 }
 
-/// A club from a file path, or a sample club of the content by id.
-pub fn load_club(catalog: &Catalog, spec: &str) -> Result<Club, CliError> {
+/// A club as a command was given it: a file, or a sample club of the content, read as JSON but
+/// not yet checked (it is checked under the revision that plays it).
+pub struct ClubSource {
+    /// How messages name it: the path given, or the sample's path in the content.
+    pub file: String,
+    /// The file, when it is one (so no output of the command overwrites it).
+    pub path: Option<PathBuf>,
+    value: serde_json::Value,
+}
+
+impl ClubSource {
+    /// The club, checked exactly as `club validate` checks it under `rs`: every command that plays
+    /// a club refuses one that `club validate` would reject, naming the file and JSON pointer.
+    pub fn checked(&self, rs: &crate::ruleset::Ruleset) -> Result<Club, CliError> {
+        Club::check_value(&self.value, &self.file, "", rs).map_err(CliError::input)
+    }
+}
+
+/// A club from a file path, or a sample club of the content by id, read but not yet checked.
+pub fn club_source(catalog: &Catalog, spec: &str) -> Result<ClubSource, CliError> {
     let path = Path::new(spec);
     if path.exists() {
-        return Club::load(path).map_err(CliError::input);
+        let file = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|e| CliError::input(format!("cannot read club file {file}: {e}")))?;
+        let value = crate::catalog::from_json(&bytes)
+            .map_err(|e| CliError::input(format!("{file}: {}", crate::catalog::describe_json_error(&e))))?;
+        return Ok(ClubSource { file, path: Some(path.to_path_buf()), value });
     }
     let entry = catalog.ruleset("microfut").map_err(CliError::input)?;
     let key = format!("clubs/{spec}.json");
     match entry.extra.get(&key) {
         Some(v) => {
-            serde_json::from_value(v.clone()).map_err(|e| CliError::input(format!("content microfut/{key}: {e}")))
+            Ok(ClubSource { file: catalog.display_path(&format!("microfut/{key}")), path: None, value: v.clone() })
         }
         None => {
             let known: Vec<&str> = entry
@@ -77,81 +99,134 @@ pub fn load_club(catalog: &Catalog, spec: &str) -> Result<Club, CliError> {
     }
 }
 
-fn read_intents(path: &Path) -> Result<Vec<Intent>, CliError> {
-    let bytes =
-        std::fs::read(path).map_err(|e| CliError::input(format!("cannot read intents {}: {e}", path.display())))?;
-    crate::catalog::from_json(&bytes)
-        .map_err(|e| CliError::input(format!("{}: not a list of intents: {e}", path.display())))
+/// A club (file or sample id) checked under `rs`; see [`ClubSource::checked`].
+pub fn load_club(catalog: &Catalog, spec: &str, rs: &crate::ruleset::Ruleset) -> Result<Club, CliError> {
+    club_source(catalog, spec)?.checked(rs)
 }
 
-/// Writes every output or none: each goes to a temporary file beside its target first, and the
-/// targets are replaced only once all were written (a failure removes the temporaries).
-fn write_all(outputs: &[(&Path, String)]) -> Result<(), CliError> {
-    let temp = |p: &Path| {
-        let mut name = p.file_name().map(|n| n.to_os_string()).unwrap_or_default();
-        name.push(".microfut-tmp");
-        p.with_file_name(name)
+/// The intents file: a JSON array of intents, each problem named by the file and the intent's
+/// JSON pointer.
+pub fn read_intents(path: &Path) -> Result<Vec<Intent>, CliError> {
+    let file = path.display();
+    let bytes = std::fs::read(path).map_err(|e| CliError::input(format!("cannot read intents file {file}: {e}")))?;
+    let value: serde_json::Value = crate::catalog::from_json(&bytes)
+        .map_err(|e| CliError::input(format!("{file}: {}", crate::catalog::describe_json_error(&e))))?;
+    let serde_json::Value::Array(items) = value else {
+        return Err(CliError::input(format!(
+            "{file}: expected a JSON array of intents (e.g. [{{\"kind\": \"pass\", \"target\": 9}}, {{\"kind\": \"shoot\"}}]), found {}",
+            crate::catalog::json_kind(&value)
+        )));
     };
-    for (k, (path, text)) in outputs.iter().enumerate() {
-        if let Err(e) = std::fs::write(temp(path), text) {
-            for (done, _) in &outputs[..=k] {
-                let _ = std::fs::remove_file(temp(done));
-            }
-            return Err(CliError::input(format!("cannot write {}: {e}", path.display())));
-        }
-    }
-    for (path, _) in outputs {
-        std::fs::rename(temp(path), path)
-            .map_err(|e| CliError::input(format!("cannot write {}: {e}", path.display())))?;
-    }
-    Ok(())
+    items
+        .into_iter()
+        .enumerate()
+        .map(|(k, v)| {
+            let kind = crate::catalog::json_kind(&v);
+            crate::catalog::from_value_located::<Intent>(v, "an intent").map_err(|e| {
+                let message = if e.pointer.is_empty() && kind != "an object" {
+                    format!("expected an intent ({{\"kind\": …, \"target\": …}}), found {kind}")
+                } else {
+                    e.message
+                };
+                CliError::input(format!("{file}#/{k}{}: not an intent: {message}", e.pointer))
+            })
+        })
+        .collect()
 }
 
-pub fn run_match(content: Option<&Path>, args: MatchArgs) -> CliResult {
-    let catalog = load_catalog(content)?;
-    let rules = rules_for(&catalog, args.revision.as_deref()).map_err(CliError::input)?;
-    let home = load_club(&catalog, &args.home)?;
-    let away = load_club(&catalog, &args.away)?;
-    let human = match args.human.as_deref() {
-        None => None,
-        Some(s) => Some(side_index(s).ok_or_else(|| CliError::input(format!("--human {s}: expected home or away")))?),
-    };
-    let mut intents = match &args.intents {
-        Some(p) => read_intents(p)?.into_iter(),
-        None => Vec::new().into_iter(),
-    };
-    let formations = [args.home_formation.clone(), args.away_formation.clone()];
-    let options = Options { human, retention: args.retention, formations: formations.clone() };
-    let mut m = Match::new(rules.clone(), &home, &away, args.seed, options).map_err(CliError::input)?;
+/// Plays a match to the end, the human side's decisions from `intents` in order (then the NPC's);
+/// an intent that is not among the candidates is refused naming `intents_file` and its index.
+pub fn play(
+    rules: std::sync::Arc<crate::engine::Rules>,
+    home: &Club,
+    away: &Club,
+    seed: u64,
+    options: Options,
+    intents: &[Intent],
+    intents_file: &str,
+) -> Result<Match, CliError> {
+    let mut m = Match::new(rules, home, away, seed, options).map_err(CliError::input)?;
+    let mut next = intents.iter().enumerate();
     loop {
         match m.step() {
             Step::Finished => break,
             Step::Round => {}
-            Step::Decision => match intents.next() {
-                Some(intent) => {
+            Step::Decision => match next.next() {
+                Some((k, intent)) => {
                     let round = m.state().round;
-                    m.decide(&intent).map_err(|e| CliError::input(format!("intent at round {round}: {e}")))?;
+                    m.decide(intent).map_err(|e| {
+                        CliError::input(format!("{intents_file}#/{k}: intent '{intent}' refused at round {round}: {e}"))
+                    })?;
                 }
                 None => m.decide_npc().expect("pending"),
             },
         }
     }
+    let unused = next.len();
+    if unused > 0 {
+        eprintln!(
+            "note: {intents_file}: the last {unused} intent(s) (from #/{}) were not used: the match ended first",
+            intents.len() - unused
+        );
+    }
+    Ok(m)
+}
+
+pub fn run_match(content: Option<&Path>, args: MatchArgs) -> CliResult {
+    let catalog = load_catalog(content)?;
+    let rules = rules_for(&catalog, args.revision.as_deref()).map_err(CliError::input)?;
+    let (home_source, away_source) = (club_source(&catalog, &args.home)?, club_source(&catalog, &args.away)?);
+    let home = home_source.checked(&rules.rs)?;
+    let away = away_source.checked(&rules.rs)?;
+    let human = match args.human.as_deref() {
+        None => None,
+        Some(s) => Some(side_index(s).ok_or_else(|| CliError::input(format!("--human {s}: expected home or away")))?),
+    };
+    let intents_file = args.intents.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
+    let intents = match &args.intents {
+        Some(p) => read_intents(p)?,
+        None => Vec::new(),
+    };
+    // Every output is checked before the match is played: no folder, no file named twice, no
+    // input overwritten.
+    let mut outputs: Vec<(&str, &Path)> = Vec::new();
+    if let Some(p) = &args.decisions {
+        outputs.push(("--decisions", p));
+    }
+    if let Some(p) = &args.out {
+        outputs.push(("--out", p));
+    }
+    let mut inputs: Vec<(&str, &Path)> = Vec::new();
+    for (what, source) in [("--home", &home_source), ("--away", &away_source)] {
+        if let Some(p) = &source.path {
+            inputs.push((what, p));
+        }
+    }
+    if let Some(p) = &args.intents {
+        inputs.push(("--intents", p));
+    }
+    let plan = crate::files::Plan::new(&outputs, &inputs).map_err(CliError::input)?;
+
+    let formations = [args.home_formation.clone(), args.away_formation.clone()];
+    let options = Options { human, retention: args.retention, formations: formations.clone() };
+    let m = play(rules.clone(), &home, &away, args.seed, options, &intents, &intents_file)?;
     // Everything validated and played: now write.
-    let mut outputs: Vec<(&Path, String)> = Vec::new();
-    if let Some(path) = &args.decisions {
+    let mut texts: Vec<String> = Vec::new();
+    if args.decisions.is_some() {
         let log = m.decisions();
         let v = serde_json::json!({
             "retention": log.retention(),
             "dropped": log.dropped(),
             "decisions": log.decisions().collect::<Vec<_>>(),
         });
-        outputs.push((path, serde_json::to_string(&v).expect("serializes")));
+        texts.push(serde_json::to_string(&v).expect("serializes"));
     }
-    if let Some(path) = &args.out {
+    if args.out.is_some() {
         let record = RunRecord::of(&m, &rules, formations, human);
-        outputs.push((path, serde_json::to_string(&record).expect("serializes")));
+        texts.push(serde_json::to_string(&record).expect("serializes"));
     }
-    write_all(&outputs)?;
+    let bytes: Vec<&[u8]> = texts.iter().map(String::as_bytes).collect();
+    plan.write(&bytes).map_err(CliError::input)?;
     let summary = m.summary();
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&summary).expect("serializes"));
@@ -211,20 +286,41 @@ fn table(m: &Match, s: &[TeamStats; 2]) -> String {
     out
 }
 
+/// Reads a run record and replays it under its pinned revision. A problem of the record names the
+/// record and the field (by JSON pointer); one of the content names the content.
+pub fn replay_file(catalog: &Catalog, path: &Path) -> Result<(RunRecord, Replay), CliError> {
+    let file = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| CliError::input(format!("cannot read {file}: {e}")))?;
+    let blame = |e: RunError| match e {
+        // What the record holds is echoed one line: its control characters escaped.
+        RunError::Record { pointer, message } if pointer.is_empty() => {
+            CliError::input(format!("{file}: {}", crate::catalog::printable(&message)))
+        }
+        RunError::Record { pointer, message } => CliError::input(format!(
+            "{file}#{}: {}",
+            crate::catalog::printable(&pointer),
+            crate::catalog::printable(&message)
+        )),
+        RunError::Format(m) => CliError::input(format!("{file}: not a run record ({m})")),
+        other => CliError::input(format!("cannot replay {file}: {other}")),
+    };
+    let record = RunRecord::parse(&bytes).map_err(blame)?;
+    let rules = pinned_rules(catalog, &record).map_err(blame)?;
+    let result = replay(rules, &record).map_err(blame)?;
+    Ok((record, result))
+}
+
 pub fn run_replay(content: Option<&Path>, args: ReplayArgs) -> CliResult {
-    let bytes =
-        std::fs::read(&args.run).map_err(|e| CliError::input(format!("cannot read {}: {e}", args.run.display())))?;
-    let record = RunRecord::parse(&bytes).map_err(|e| CliError::input(format!("{}: {e}", args.run.display())))?;
+    let file = args.run.display().to_string();
     let catalog = load_catalog(content)?;
-    let rules = pinned_rules(&catalog, &record)
-        .map_err(|e| CliError::input(format!("cannot replay {}: {e}", args.run.display())))?;
+    let (record, result) = replay_file(&catalog, &args.run)?;
     // A run made by another engine version may be played differently by this one: say so.
     let engine_note = if record.engine_version == ENGINE_VERSION {
         String::new()
     } else {
         format!(" (recorded with engine {}; this is engine {ENGINE_VERSION})", record.engine_version)
     };
-    match replay(rules, &record).map_err(CliError::input)? {
+    match result {
         Replay::Identical { rounds } => {
             outln!("identical ({rounds} rounds, {} {}){engine_note}", record.ruleset, record.revision);
             Ok(())
@@ -238,8 +334,7 @@ pub fn run_replay(content: Option<&Path>, args: ReplayArgs) -> CliResult {
             "differs at round {round}: the recorded intent '{intent}' is refused by the replay ({reason}){engine_note}"
         ))),
         Replay::RecordEdited { part, at } => Err(CliError::Found(format!(
-            "differs: every round's state replays identically, but what the record says about {part} differs \
-             from the replay (first at {at}); the run file was edited after it was written"
+            "{file}#/{part}: the record was edited after it was written: the match replays identically, but what it says about {part} differs from the replay (first at {at})"
         ))),
     }
 }

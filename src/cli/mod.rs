@@ -16,13 +16,14 @@ mod club;
 mod content;
 mod demo;
 mod lab;
-pub(crate) mod matchday;
+mod lab_report;
+pub mod matchday;
 mod odds;
 mod publish;
 mod render;
 mod resolve;
 mod season;
-mod sheet;
+pub mod sheet;
 mod trilha;
 mod validate;
 
@@ -84,7 +85,12 @@ pub enum CliError {
 
 impl CliError {
     pub fn input(msg: impl std::fmt::Display) -> Self {
-        CliError::Input(msg.to_string())
+        // Control characters an input echoed in the message may hold are escaped; a newline stays
+        // (a few errors list their problems one per line, each naming its file).
+        let text = msg.to_string();
+        CliError::Input(
+            text.split('\n').map(|l| crate::catalog::printable(l).into_owned()).collect::<Vec<_>>().join("\n"),
+        )
     }
 }
 

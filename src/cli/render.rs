@@ -41,6 +41,7 @@ pub fn label(l: &crate::catalog::Labels, lang: Lang) -> &str {
 /// The explanation's own words (content supplies the labels of what it explains).
 struct Words {
     derived: &'static str,
+    given_derived: &'static str,
     requires: &'static str,
     yes: &'static str,
     impossible: &'static str,
@@ -57,6 +58,7 @@ struct Words {
 fn words(lang: Lang) -> &'static Words {
     const EN: Words = Words {
         derived: "derived inputs",
+        given_derived: "derived inputs as given (not computed)",
         requires: "requires",
         yes: "yes",
         impossible: "NO — the action is not physically possible",
@@ -71,6 +73,7 @@ fn words(lang: Lang) -> &'static Words {
     };
     const PT_BR: Words = Words {
         derived: "entradas derivadas",
+        given_derived: "entradas derivadas informadas (não calculadas)",
         requires: "requer",
         yes: "sim",
         impossible: "NÃO — a ação não é fisicamente possível",
@@ -95,6 +98,8 @@ pub struct Shown<'a> {
     pub res: Resolution,
     pub explanation: Explanation,
     pub derived: Vec<(String, f64)>,
+    /// Derived values the caller gave: used as given instead of computed.
+    pub overridden: Vec<(String, f64)>,
     pub roll: Option<Roll>,
 }
 
@@ -106,6 +111,10 @@ pub fn human(s: &Shown, lang: Lang) -> String {
     if !s.derived.is_empty() {
         let d: Vec<String> = s.derived.iter().map(|(n, v)| format!("{n} {}", trim(*v))).collect();
         out.push_str(&format!("  {}: {}\n", wd.derived, d.join(", ")));
+    }
+    if !s.overridden.is_empty() {
+        let d: Vec<String> = s.overridden.iter().map(|(n, v)| format!("{n} {}", trim(*v))).collect();
+        out.push_str(&format!("  {}: {}\n", wd.given_derived, d.join(", ")));
     }
     for w in &s.explanation.working {
         out.push_str(&format!("  {} = {}  ({})\n", w.stage, trim(w.amount), label(&w.label, lang)));
@@ -233,6 +242,10 @@ pub fn json(s: &Shown) -> Value {
         "requires": s.explanation.requires,
         "derived_inputs": s.derived.iter().map(|(n, v)| (n.clone(), num(*v))).collect::<serde_json::Map<_, _>>(),
     });
+    if !s.overridden.is_empty() {
+        v["given_derived_inputs"] =
+            s.overridden.iter().map(|(n, v)| (n.clone(), num(*v))).collect::<serde_json::Map<_, _>>().into();
+    }
     if let (Some(d), Some(p), true) = (r.difficulty, r.probability, r.fraction > 0.0) {
         v["difficulty"] = json!(d as f64 + r.fraction);
         v["difficulties"] = json!([d, d + 1]);

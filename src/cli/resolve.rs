@@ -52,6 +52,10 @@ pub fn evaluate<'a>(
         CliError::input(format!("unknown pipeline '{pipeline}' (known: {})", names.join(", ")))
     })?;
     let prepared = rs.prepare(p, given).map_err(CliError::input)?;
+    // Every value given is used or refused: none is silently ignored.
+    if let Some(e) = rs.unused(p, given) {
+        return Err(CliError::input(e));
+    }
     let mut trace = Vec::new();
     let res = p.resolve_traced(&prepared.inputs, &mut trace);
     let explanation = p.explain(&trace, &res);
@@ -76,7 +80,13 @@ pub fn evaluate<'a>(
         (None, None, _) => None,
     };
     let derived = prepared.derived.iter().map(|&s| (rs.vars[s].id.clone(), prepared.inputs.get(s))).collect();
-    Ok(Shown { rs, pipeline: p, res, explanation, derived, roll })
+    // Derived values given on the command line: used as given, and shown as such.
+    let overridden = given
+        .iter()
+        .filter(|(n, _)| rs.var(n).is_some_and(|s| rs.pipelines.iter().any(|q| q.output == Some(s))))
+        .map(|(n, v)| (n.clone(), *v))
+        .collect();
+    Ok(Shown { rs, pipeline: p, res, explanation, derived, overridden, roll })
 }
 
 pub fn run(content: Option<&Path>, args: ResolveArgs) -> CliResult {

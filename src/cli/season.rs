@@ -26,7 +26,8 @@ pub struct SeasonArgs {
     pub scorers: usize,
 }
 
-fn clubs_of(catalog: &Catalog, specs: &[String]) -> Result<Vec<Club>, CliError> {
+/// Every club, checked under the revision the season plays (as `club validate` checks it).
+fn clubs_of(catalog: &Catalog, specs: &[String], rs: &crate::ruleset::Ruleset) -> Result<Vec<Club>, CliError> {
     let mut out = Vec::new();
     for spec in specs {
         let path = Path::new(spec);
@@ -34,7 +35,7 @@ fn clubs_of(catalog: &Catalog, specs: &[String]) -> Result<Vec<Club>, CliError> 
             let entry = catalog.ruleset("microfut").map_err(CliError::input)?;
             for key in entry.extra.keys().filter(|k| k.starts_with("clubs/") && k.ends_with(".json")) {
                 let id = &key["clubs/".len()..key.len() - ".json".len()];
-                out.push(load_club(catalog, id)?);
+                out.push(load_club(catalog, id, rs)?);
             }
         } else if path.is_dir() {
             let mut files: Vec<_> = std::fs::read_dir(path)
@@ -47,10 +48,10 @@ fn clubs_of(catalog: &Catalog, specs: &[String]) -> Result<Vec<Club>, CliError> 
                 return Err(CliError::input(format!("{}: no club files (*.json) in the folder", path.display())));
             }
             for f in files {
-                out.push(Club::load(&f).map_err(CliError::input)?);
+                out.push(load_club(catalog, &f.display().to_string(), rs)?);
             }
         } else {
-            out.push(load_club(catalog, spec)?);
+            out.push(load_club(catalog, spec, rs)?);
         }
     }
     Ok(out)
@@ -59,7 +60,7 @@ fn clubs_of(catalog: &Catalog, specs: &[String]) -> Result<Vec<Club>, CliError> 
 pub fn run(content: Option<&Path>, args: SeasonArgs) -> CliResult {
     let catalog = load_catalog(content)?;
     let rules = crate::run::rules_for(&catalog, args.revision.as_deref()).map_err(CliError::input)?;
-    let clubs = clubs_of(&catalog, &args.clubs)?;
+    let clubs = clubs_of(&catalog, &args.clubs, &rules.rs)?;
     let season = crate::season::play(rules.clone(), &clubs, args.seed).map_err(CliError::input)?;
     if args.json {
         let v = serde_json::json!({

@@ -70,11 +70,8 @@ pub fn located(file: &str, problems: &[SheetError]) -> CliError {
     let lines: Vec<String> = problems
         .iter()
         .map(|p| {
-            if p.pointer.is_empty() {
-                format!("{file}: {}", p.message)
-            } else {
-                format!("{file}#{}: {}", p.pointer, p.message)
-            }
+            let (pointer, message) = (crate::catalog::printable(&p.pointer), crate::catalog::printable(&p.message));
+            if p.pointer.is_empty() { format!("{file}: {message}") } else { format!("{file}#{pointer}: {message}") }
         })
         .collect();
     CliError::Input(lines.join("\nerror: "))
@@ -86,7 +83,7 @@ pub fn file_error(e: SheetFileError) -> CliError {
 
 /// A sheet file read and checked under a revision; every problem at once when it is not valid.
 /// `allow_over_cap` lets a sheet over its age cap through (the sheet view shows it).
-fn checked_sheet(rs: &Ruleset, path: &Path, allow_over_cap: bool) -> Result<(Sheet, Vec<SheetError>), CliError> {
+pub fn checked_sheet(rs: &Ruleset, path: &Path, allow_over_cap: bool) -> Result<(Sheet, Vec<SheetError>), CliError> {
     let (sheet, schema) = Sheet::load(path).map_err(file_error)?;
     let problems = merge(schema, sheet.problems(rs).map_err(CliError::input)?);
     let blocking = if allow_over_cap { problems.iter().any(|p| !p.pointer.is_empty()) } else { !problems.is_empty() };
@@ -96,15 +93,11 @@ fn checked_sheet(rs: &Ruleset, path: &Path, allow_over_cap: bool) -> Result<(She
     Ok((sheet, problems))
 }
 
-/// Pretty JSON through a temporary file and a rename: a failed command leaves nothing behind.
+/// Pretty JSON, all-or-nothing, through a symbolic link, keeping the file's permissions (see
+/// `crate::files`): a failed command leaves nothing behind.
 pub fn write_json(path: &Path, value: &impl serde::Serialize) -> Result<(), CliError> {
     let text = serde_json::to_string_pretty(value).expect("serializes") + "\n";
-    let tmp = path.with_extension("json.tmp");
-    std::fs::write(&tmp, text).map_err(|e| CliError::input(format!("cannot write {}: {e}", tmp.display())))?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        CliError::input(format!("cannot write {}: {e}", path.display()))
-    })
+    crate::files::write_one("output", path, text.as_bytes()).map_err(CliError::input)
 }
 
 /// Whole numbers as integers all through a JSON value (200, not 200.0).

@@ -24,6 +24,21 @@ pub fn run(content: Option<&Path>, args: ValidateArgs) -> CliResult {
     for entry in catalog.rulesets.values() {
         for rev in entry.revisions.values() {
             let mut mine = rev.diagnostics.clone();
+            if mine.is_empty()
+                && rev.status() == Some(Status::Draft)
+                && let (Some(m), Err(_)) = (&rev.manifest, crate::catalog::check_engine(rev))
+            {
+                // A draft is validated to be published, and only by an engine that accepts it.
+                mine.push(Diagnostic::new(
+                    rev.file("manifest.json"),
+                    "/engine",
+                    format!(
+                        "this draft requires engine {}, but this is engine {}: this engine cannot check its meaning, play it or publish it (tools/publish refuses it); widen the requirement, or validate it with an engine it accepts",
+                        m.engine,
+                        crate::catalog::ENGINE_VERSION
+                    ),
+                ));
+            }
             if mine.is_empty() {
                 mine.extend(meaning_check(rev));
             }

@@ -10,6 +10,8 @@ pub use rules::ClubRules;
 pub use validate::{ClubProblem, ClubReport, PlayerSummary};
 
 use crate::catalog::Diagnostic;
+use crate::ruleset::Ruleset;
+use crate::sheet::rules::RulesError;
 use crate::sheet::{Sheet, SheetFileError, read_document, read_file};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -38,6 +40,25 @@ pub struct Club {
     pub squad: Vec<Sheet>,
 }
 
+/// Why a club was refused by a command that plays it: it cannot be read, or it fails the checks
+/// `club validate` runs. One line: the first problem by file and JSON pointer, and how many more.
+#[derive(Debug, thiserror::Error)]
+pub enum ClubRefusal {
+    #[error("{}{}", .0[0], more(.0.len()))]
+    Problems(Vec<Diagnostic>),
+    #[error("{file}: {message}")]
+    Unreadable { file: String, message: String },
+    #[error("{file}: the club cannot be checked: {source}")]
+    Rules { file: String, source: RulesError },
+}
+
+fn more(n: usize) -> String {
+    match n {
+        0 | 1 => String::new(),
+        n => format!(" (and {} more problem(s); `microfut club validate` lists them all)", n - 1),
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum ClubError {
     #[error("cannot read club file {path}: {source}")]
@@ -61,6 +82,53 @@ impl Club {
     /// A club from a JSON value (the sample clubs embedded with the content).
     pub fn from_value(value: serde_json::Value) -> Result<Club, serde_json::Error> {
         serde_json::from_value(value)
+    }
+
+    /// A club read from the JSON text of `file` and checked exactly as `club validate` checks it
+    /// under `rs` (schema, squad, budget, every player): what every command that plays a club
+    /// reads it with.
+    pub fn read_checked(bytes: &[u8], file: &str, rs: &Ruleset) -> Result<Club, ClubRefusal> {
+        let value: serde_json::Value = crate::catalog::from_json(bytes).map_err(|e| ClubRefusal::Unreadable {
+            file: file.to_string(),
+            message: crate::catalog::describe_json_error(&e),
+        })?;
+        Self::check_value(&value, file, "", rs)
+    }
+
+    /// A club found at `pointer` of `file` (a run record's `/home`), checked as
+    /// [`Club::read_checked`] checks a club file; problems are named by their full pointer.
+    pub fn check_value(
+        value: &serde_json::Value,
+        file: &str,
+        pointer: &str,
+        rs: &Ruleset,
+    ) -> Result<Club, ClubRefusal> {
+        let located = |d: Vec<Diagnostic>| {
+            d.into_iter().map(|d| Diagnostic::new(file, format!("{pointer}{}", d.pointer), d.message)).collect()
+        };
+        let bytes = serde_json::to_vec(value).expect("values serialize");
+        let (club, schema) = match read_document::<Club>(&bytes, file, "club.schema.json") {
+            Ok(read) => read,
+            Err(SheetFileError::Unreadable(d)) => return Err(ClubRefusal::Problems(located(d))),
+            Err(e) => return Err(ClubRefusal::Unreadable { file: file.to_string(), message: e.to_string() }),
+        };
+        let report = club.validate(rs, schema).map_err(|source| ClubRefusal::Rules {
+            file: format!("{file}{}", if pointer.is_empty() { String::new() } else { format!("#{pointer}") }),
+            source,
+        })?;
+        if report.is_valid() {
+            return Ok(club);
+        }
+        Err(ClubRefusal::Problems(located(
+            report
+                .problems
+                .into_iter()
+                .map(|p| {
+                    let who = p.player.map(|w| format!("{w}: ")).unwrap_or_default();
+                    Diagnostic::new(file, p.pointer, format!("{who}{}", p.message))
+                })
+                .collect(),
+        )))
     }
 
     pub fn parse(bytes: &[u8], name: &str) -> Result<Club, ClubError> {

@@ -7,7 +7,7 @@ use super::rules::ClubRules;
 use crate::catalog::Diagnostic;
 use crate::ruleset::{Missing, Ruleset};
 use crate::sheet::rules::RulesError;
-use crate::sheet::{Roles, SheetError, XpRules, merge, thousands};
+use crate::sheet::{Roles, SheetError, Xp, XpRules, merge};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -53,6 +53,8 @@ pub struct ClubReport {
     pub revision: String,
     pub budget: u64,
     pub total_net: f64,
+    /// Budget minus the squad's net cost, exactly (it may exceed 2⁶⁴: a string in JSON).
+    pub left: Xp,
     pub players: Vec<PlayerSummary>,
     /// Players per line.
     pub lines: BTreeMap<String, usize>,
@@ -92,6 +94,9 @@ impl Club {
             format!("{} (#{})", s.name, s.shirt)
         };
 
+        if self.name.trim().is_empty() {
+            club_level.push(SheetError::new("/name", "a club needs a name"));
+        }
         let [lo, hi] = rules.personality.scale;
         let p = &self.personality;
         for (k, v) in [("verticality", p.verticality), ("security", p.security), ("risk_tolerance", p.risk_tolerance)] {
@@ -120,7 +125,9 @@ impl Club {
 
         let mut players = Vec::new();
         let mut lines: BTreeMap<String, usize> = roles.lines.iter().map(|l| (l.id.clone(), 0)).collect();
-        let mut total = 0.0;
+        // Exact: a budget up to u64::MAX has no f64 image, and the sum of the players' costs
+        // is compared with it and subtracted from it.
+        let mut total = Xp::ZERO;
         let mut player_problems: Vec<SheetError> = Vec::new();
         for (i, s) in self.squad.iter().enumerate() {
             for e in s.problems(rs)? {
@@ -136,7 +143,7 @@ impl Club {
                 ));
             }
             let totals = xp.totals(s);
-            total += totals.net;
+            total = Xp::from_content(totals.net).and_then(|n| total.checked_add(n)).unwrap_or(total);
             let line = roles.line_of(&s.role).map(str::to_string);
             if let Some(l) = &line {
                 *lines.entry(l.clone()).or_default() += 1;
@@ -166,14 +173,16 @@ impl Club {
                 worn.insert(s.shirt, i);
             }
         }
-        if total > self.budget as f64 {
+        let budget = Xp::whole(i128::from(self.budget));
+        let left = budget.checked_sub(total).unwrap_or(Xp::ZERO);
+        if total > budget {
             club_level.push(SheetError::new(
                 "/budget",
                 format!(
                     "the squad costs {} net XP, over the budget of {} by {}",
-                    thousands(total),
-                    thousands(self.budget as f64),
-                    thousands(total - self.budget as f64)
+                    total.grouped(),
+                    budget.grouped(),
+                    Xp::ZERO.checked_sub(left).unwrap_or(Xp::ZERO).grouped()
                 ),
             ));
         }
@@ -207,7 +216,8 @@ impl Club {
             name: self.name.clone(),
             revision: rs.label(),
             budget: self.budget,
-            total_net: total,
+            total_net: total.to_f64(),
+            left,
             players,
             lines,
             problems,

@@ -552,6 +552,9 @@ pub struct Rules {
     pub legacy_penalty_skill: Option<usize>,
     /// Numbers only 0.6 revisions declare; absent, the engine plays as 0.5 did.
     pub since_0_6: Since06,
+    /// The club personality scale (club rules), which the NPC's weights and the team shape
+    /// multiply: a club outside it is refused before kick-off.
+    pub club_personality: Option<[i32; 2]>,
 }
 
 /// Parameters a 0.6 revision may declare; each absent one leaves 0.5's behaviour (and dice).
@@ -1300,7 +1303,10 @@ impl Rules {
             foul_on_difference: r.param("foul_on_difference").is_some_and(|v| v != 0.0),
             foul_share: share("foul_share")?,
         };
+        let club_personality =
+            crate::club::ClubRules::from_revision(&r.revision).ok().flatten().map(|c| c.personality.scale);
         Ok(Rules {
+            club_personality,
             set_pieces,
             legacy_penalty_skill,
             since_0_6,

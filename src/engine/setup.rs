@@ -18,6 +18,8 @@ pub enum SetupError {
     Sheet { club: String, player: String, pointer: String, message: String },
     #[error("club '{club}': shirt number {shirt} is worn twice")]
     DuplicateShirt { club: String, shirt: u32 },
+    #[error("club '{club}' /personality/{axis}: {value} is outside {lo}..{hi}")]
+    Personality { club: String, axis: &'static str, value: i32, lo: i32, hi: i32 },
 }
 
 /// A side as it takes the field.
@@ -44,6 +46,16 @@ pub fn select(rules: &Rules, club: &Club, formation: Option<&str>) -> Result<Tea
         known: rules.formations.iter().map(|f| f.id.as_str()).collect::<Vec<_>>().join(", "),
     })?;
     let formation_index = rules.formations.iter().position(|x| x.id == f.id).expect("found above");
+    if let Some([lo, hi]) = rules.club_personality {
+        let p = club.personality;
+        for (axis, value) in
+            [("verticality", p.verticality), ("security", p.security), ("risk_tolerance", p.risk_tolerance)]
+        {
+            if value < lo || value > hi {
+                return Err(SetupError::Personality { club: club.id.clone(), axis, value, lo, hi });
+            }
+        }
+    }
     // The formation says how many take the field.
     if club.squad.len() < f.slots.len() {
         return Err(SetupError::TooFewPlayers {

@@ -119,6 +119,78 @@ impl Accumulator {
         }
     }
 
+    /// Whether these sums can come from `n` simulations of `metrics`: every observation is at
+    /// most [`OBSERVATION_LIMIT`] in size, so |Σx| ≤ n·L and 0 ≤ Σx² ≤ n·L²; (Σx)² ≤ n·Σx² and
+    /// (Σxy)² ≤ Σx²·Σy² (Cauchy–Schwarz); a share shown as a percentage lies in [0, 1] — a mean
+    /// observation in [0, scale], a ratio's numerator between 0 and its denominator. The first
+    /// entry that breaks one, with why. (A file edited to other *possible* sums cannot be told
+    /// from a real one.)
+    pub fn check(&self, metrics: &[Metric], arms: usize) -> Result<(), (usize, String)> {
+        let layout = Layout::new(metrics, arms);
+        if self.values.len() != layout.len() {
+            return Err((0, "accumulator size does not match its metrics".into()));
+        }
+        let n = i128::from(self.n);
+        let lim = OBSERVATION_LIMIT as i128;
+        // Products of sums exceed i128: compared in f64 with a margin far above its rounding.
+        let le = |a: f64, b: f64| a <= b * (1.0 + 1e-9) + 1.0;
+        let mut unit = 0;
+        for m in metrics {
+            let per = m.kind.slots();
+            for part in 0..m.values() {
+                let name = match m.part(part) {
+                    Some(p) => format!("{} ({})", m.id, p.id),
+                    None => m.id.clone(),
+                };
+                let (at, k) = layout.unit(unit);
+                unit += 1;
+                let sum = |i: usize| self.values[at + i];
+                let cross_at = |i: usize, j: usize| at + k + cross_index(k, i, j);
+                let cross = |i: usize, j: usize| self.values[cross_at(i, j)];
+                if m.format == super::metric::Format::Percent {
+                    let scale = i128::from(m.scale);
+                    // Variables run arm by arm: per arm one (a mean) or two (numerator, denominator).
+                    for arm in 0..arms {
+                        let first = arm * per;
+                        if m.kind == super::metric::Kind::Mean {
+                            let (s, sq) = (sum(first), cross(first, first));
+                            if s < 0 || s > n.saturating_mul(scale) || sq > scale.saturating_mul(s) {
+                                return Err((at + first, format!("{name}: a share summing to {s} (in 1/{scale})")));
+                            }
+                        } else {
+                            let (num, den) = (sum(first), sum(first + 1));
+                            if num < 0 || den < 0 || num > den {
+                                return Err((at + first, format!("{name}: a share of {num} in {den}")));
+                            }
+                        }
+                    }
+                }
+                for i in 0..k {
+                    let (s, sq) = (sum(i), cross(i, i));
+                    if s.unsigned_abs() > (n * lim).unsigned_abs() {
+                        return Err((at + i, format!("{name}: a sum of {s}")));
+                    }
+                    if sq < 0 || sq > n * lim * lim {
+                        return Err((cross_at(i, i), format!("{name}: a sum of squares of {sq}")));
+                    }
+                    if !le((s as f64).powi(2), n as f64 * sq as f64) {
+                        return Err((
+                            cross_at(i, i),
+                            format!("{name}: a sum of squares of {sq} below (Σx)²/n for Σx = {s}"),
+                        ));
+                    }
+                    for j in i + 1..k {
+                        let c = cross(i, j);
+                        if !le((c as f64).powi(2), sq as f64 * cross(j, j) as f64) {
+                            return Err((cross_at(i, j), format!("{name}: a sum of products of {c}")));
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Adds another accumulator of the same layout (a thread's or a shard's part).
     pub fn merge(&mut self, other: &Accumulator) {
         assert_eq!(self.values.len(), other.values.len(), "accumulators of different layouts");

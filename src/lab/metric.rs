@@ -38,9 +38,10 @@ pub enum Format {
 }
 
 impl Format {
-    /// The values an estimate shown this way can take: a share lies in [0, 1].
-    pub fn bounds(self) -> Option<(f64, f64)> {
-        (self == Format::Percent).then_some((0.0, 1.0))
+    /// Whether an estimate shown this way is a share (it lies in [0, 1]): its interval is
+    /// Wilson's, not the normal one (see `stats`).
+    pub fn is_share(self) -> bool {
+        self == Format::Percent
     }
 }
 
@@ -65,10 +66,10 @@ pub struct Metric {
 }
 
 impl Metric {
-    /// The values one estimate of the metric can take: a share (shown as a percentage) lies in
-    /// [0, 1]. Differences between two revisions are not bounded by this.
-    pub fn bounds(&self) -> Option<(f64, f64)> {
-        self.format.bounds()
+    /// Whether one estimate of the metric is a share (shown as a percentage, in [0, 1]).
+    /// Differences between two revisions are not shares.
+    pub fn is_share(&self) -> bool {
+        self.format.is_share()
     }
 
     /// How many values (columns) the metric has: one per part, or one.

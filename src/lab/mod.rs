@@ -7,9 +7,11 @@
 //! and accumulators are exact integer sums, so neither threads nor shards change a single bit.
 
 mod accumulate;
+mod html;
 mod identity;
 pub mod merge_patch;
 mod metric;
+mod plot;
 mod report;
 mod run;
 pub mod scenario;
@@ -23,7 +25,10 @@ pub use metric::{Format, Kind, Metric, Part, RESERVED_KEYS, Unit, slot, slots};
 pub use report::{Lang, Report};
 pub use run::{Prepared, Request, prepare, run};
 pub use scenario::Scenario;
-pub use shard::{FORMAT as SHARD_FORMAT, Shard, merge, to_json as shard_json};
+pub use shard::{
+    FORMAT as SHARD_FORMAT, KUBERNETES_INDEX_VAR, Merged, SHARD_COUNT_VAR, SLURM_INDEX_VAR, Shard, merge, merge_files,
+    to_json as shard_json,
+};
 pub use simulator::Simulator;
 
 use crate::catalog::Diagnostic;
@@ -51,6 +56,8 @@ pub enum LabError {
     NoShards,
     #[error("{}: {message}", .path.display())]
     ShardFile { path: PathBuf, message: String },
+    #[error("{}{}: {message}", .path.display(), if pointer.is_empty() { String::new() } else { format!("#{pointer}") })]
+    ShardField { path: PathBuf, pointer: String, message: String },
     #[error(
         "{} and {} come from different lab commands: {pointer} is {left} in the first and {right} in the second; merge only the shards of one command",
         .first.display(), .other.display()

@@ -18,12 +18,15 @@ pub enum Lang {
     PtBr,
 }
 
-fn tr(l: &Labels, lang: Lang) -> &str {
+pub(super) fn tr(l: &Labels, lang: Lang) -> &str {
     match lang {
         Lang::En => &l.en,
         Lang::PtBr => &l.pt_br,
     }
 }
+
+/// A table row: the index of its scenario and its cells.
+pub(super) type TableRow = (usize, Vec<String>);
 
 /// One value of one metric in one scenario.
 #[derive(Debug, Clone)]
@@ -77,12 +80,12 @@ impl Report {
         Report { identity, results }
     }
 
-    fn ab(&self) -> bool {
+    pub(super) fn ab(&self) -> bool {
         self.identity.against.is_some()
     }
 
     /// Columns of the wide table: every (metric, part) in first-seen order across scenarios.
-    fn columns(&self) -> Vec<(Metric, Option<usize>)> {
+    pub(super) fn columns(&self) -> Vec<(Metric, Option<usize>)> {
         let mut cols: Vec<(Metric, Option<usize>)> = Vec::new();
         for s in &self.identity.scenarios {
             for m in &s.metrics {
@@ -98,7 +101,7 @@ impl Report {
         cols
     }
 
-    fn find(&self, scenario: usize, metric: &Metric, part: Option<usize>) -> Option<&ValueEstimate> {
+    pub(super) fn find(&self, scenario: usize, metric: &Metric, part: Option<usize>) -> Option<&ValueEstimate> {
         let s = &self.identity.scenarios[scenario];
         let mi = s.metrics.iter().position(|m| m.id == metric.id)?;
         let m = &s.metrics[mi];
@@ -109,79 +112,96 @@ impl Report {
         self.results[scenario].metrics[mi].get(vi)
     }
 
-    /// The terminal table (markdown, aligned).
-    pub fn markdown(&self, lang: Lang) -> String {
+    /// The first line: ruleset, revision(s), simulations, seed and setup.
+    pub(super) fn headline(&self, lang: Lang) -> String {
         let id = &self.identity;
         let unit = tr(&id.unit.label, lang);
         let fp = short(&id.revision.fingerprint);
-        let mut out = String::new();
-        if let Some(b) = &id.against {
-            out.push_str(&match lang {
-                Lang::En => format!(
-                    "{} {} ({fp}) against {} ({}) · {} {unit} per scenario, same seeds for both · seed {}\n\n",
-                    id.ruleset,
-                    id.revision.version,
-                    b.version,
-                    short(&b.fingerprint),
-                    id.simulations,
-                    id.seed
-                ),
-                Lang::PtBr => format!(
-                    "{} {} ({fp}) contra {} ({}) · {} {unit} por cenário, mesmas sementes para as duas · semente {}\n\n",
-                    id.ruleset,
-                    id.revision.version,
-                    b.version,
-                    short(&b.fingerprint),
-                    id.simulations,
-                    id.seed
-                ),
-            });
-        } else {
-            out.push_str(&match lang {
-                Lang::En => format!(
-                    "{} {} ({fp}) · {} {unit} per scenario · seed {}\n\n",
-                    id.ruleset, id.revision.version, id.simulations, id.seed
-                ),
-                Lang::PtBr => format!(
-                    "{} {} ({fp}) · {} {unit} por cenário · semente {}\n\n",
-                    id.ruleset, id.revision.version, id.simulations, id.seed
-                ),
-            });
-        }
+        let mut out = match (&id.against, lang) {
+            (Some(b), Lang::En) => format!(
+                "{} {} ({fp}) against {} ({}) · {} {unit} per scenario, same seeds for both · seed {}",
+                id.ruleset,
+                id.revision.version,
+                b.version,
+                short(&b.fingerprint),
+                id.simulations,
+                id.seed
+            ),
+            (Some(b), Lang::PtBr) => format!(
+                "{} {} ({fp}) contra {} ({}) · {} {unit} por cenário, mesmas sementes para as duas · semente {}",
+                id.ruleset,
+                id.revision.version,
+                b.version,
+                short(&b.fingerprint),
+                id.simulations,
+                id.seed
+            ),
+            (None, Lang::En) => format!(
+                "{} {} ({fp}) · {} {unit} per scenario · seed {}",
+                id.ruleset, id.revision.version, id.simulations, id.seed
+            ),
+            (None, Lang::PtBr) => format!(
+                "{} {} ({fp}) · {} {unit} por cenário · semente {}",
+                id.ruleset, id.revision.version, id.simulations, id.seed
+            ),
+        };
         if let Some(s) = &id.setup {
-            // Under the first line: "… · seed 1\n\n" becomes "… · seed 1 · <setup>\n\n".
-            let end = out.trim_end_matches('\n').len();
-            out.insert_str(end, &format!(" · {s}"));
-        }
-        let (header, rows) = if self.ab() { self.long_rows(lang) } else { self.wide_rows(lang) };
-        out.push_str(&table(&header, &rows));
-        out.push('\n');
-        out.push_str(match lang {
-            Lang::En => "± is the half-width of the 95 % confidence interval (normal approximation; ratios by the delta method); a share's interval cut at 0 or 100 % is shown as [low, high].\n",
-            Lang::PtBr => "± é a meia-largura do intervalo de confiança de 95 % (aproximação normal; razões pelo método delta); o intervalo de uma proporção cortado em 0 ou 100 % aparece como [mínimo, máximo].\n",
-        });
-        if let Some(b) = &id.against {
-            out.push_str(&match lang {
-                Lang::En => format!(
-                    "difference = {} − {}, simulation by simulation on the same dice; * marks an interval that leaves out zero.\n",
-                    id.revision.version, b.version
-                ),
-                Lang::PtBr => format!(
-                    "diferença = {} − {}, simulação a simulação com os mesmos dados; * marca um intervalo que exclui o zero.\n",
-                    id.revision.version, b.version
-                ),
-            });
+            out.push_str(&format!(" · {s}"));
         }
         out
     }
 
-    fn scenario_cell(&self, i: usize, lang: Lang) -> String {
+    /// The terminal table (markdown, aligned).
+    pub fn markdown(&self, lang: Lang) -> String {
+        let mut out = self.headline(lang);
+        out.push_str("\n\n");
+        let (header, rows) = self.table_rows(lang);
+        let rows: Vec<Vec<String>> = rows.into_iter().map(|(_, r)| r).collect();
+        out.push_str(&table(&header, &rows));
+        out.push('\n');
+        for note in self.notes(lang) {
+            out.push_str(&note);
+            out.push('\n');
+        }
+        out
+    }
+
+    /// What the table's numbers are, one sentence a line.
+    pub(super) fn notes(&self, lang: Lang) -> Vec<String> {
+        let id = &self.identity;
+        let mut notes = vec![match lang {
+            Lang::En => "± is the half-width of the 95 % confidence interval (normal approximation; ratios by the delta method); a share's interval (%) is Wilson's score interval, shown as [low, high].",
+            Lang::PtBr => "± é a meia-largura do intervalo de confiança de 95 % (aproximação normal; razões pelo método delta); o intervalo de uma proporção (%) é o intervalo de score de Wilson, mostrado como [mínimo; máximo].",
+        }
+        .to_string()];
+        if let Some(b) = &id.against {
+            notes.push(match lang {
+                Lang::En => format!(
+                    "difference = {} − {}, simulation by simulation on the same dice; * marks an interval that leaves out zero.",
+                    id.revision.version, b.version
+                ),
+                Lang::PtBr => format!(
+                    "diferença = {} − {}, simulação a simulação com os mesmos dados; * marca um intervalo que exclui o zero.",
+                    id.revision.version, b.version
+                ),
+            });
+        }
+        notes
+    }
+
+    pub(super) fn scenario_cell(&self, i: usize, lang: Lang) -> String {
         let s = &self.identity.scenarios[i];
         format!("{} · {}", s.id, tr(&s.label, lang))
     }
 
+    /// The table: its header (with whether a column holds numbers) and its rows, each with the
+    /// index of its scenario.
+    pub(super) fn table_rows(&self, lang: Lang) -> (Vec<(String, bool)>, Vec<TableRow>) {
+        if self.ab() { self.long_rows(lang) } else { self.wide_rows(lang) }
+    }
+
     /// One row per scenario, one column per metric value.
-    fn wide_rows(&self, lang: Lang) -> (Vec<(String, bool)>, Vec<Vec<String>>) {
+    fn wide_rows(&self, lang: Lang) -> (Vec<(String, bool)>, Vec<TableRow>) {
         let cols = self.columns();
         let mut header = vec![(if lang == Lang::En { "scenario" } else { "cenário" }.to_string(), false)];
         header.extend(cols.iter().map(|(m, p)| (column_label(m, *p, lang), true)));
@@ -194,14 +214,14 @@ impl Report {
                         None => String::new(),
                     });
                 }
-                row
+                (i, row)
             })
             .collect();
         (header, rows)
     }
 
     /// One row per scenario and metric value: both revisions and their difference.
-    fn long_rows(&self, lang: Lang) -> (Vec<(String, bool)>, Vec<Vec<String>>) {
+    fn long_rows(&self, lang: Lang) -> (Vec<(String, bool)>, Vec<TableRow>) {
         let id = &self.identity;
         let b = id.against.as_ref().expect("A/B report");
         let (sc, me, di) = match lang {
@@ -221,13 +241,16 @@ impl Report {
                 for v in &self.results[i].metrics[mi] {
                     let d = v.difference.expect("A/B value");
                     let mark = if d.excludes_zero() { " *" } else { "" };
-                    rows.push(vec![
-                        self.scenario_cell(i, lang),
-                        column_label(m, v.part, lang),
-                        cell(&v.arms[0], m.format, lang, false),
-                        cell(&v.arms[1], m.format, lang, false),
-                        format!("{}{mark}", cell(&d, m.format, lang, true)),
-                    ]);
+                    rows.push((
+                        i,
+                        vec![
+                            self.scenario_cell(i, lang),
+                            column_label(m, v.part, lang),
+                            cell(&v.arms[0], m.format, lang, false),
+                            cell(&v.arms[1], m.format, lang, false),
+                            format!("{}{mark}", cell(&d, m.format, lang, true)),
+                        ],
+                    ));
                 }
             }
         }
@@ -256,15 +279,15 @@ impl Report {
                         csv_field(&part),
                         self.results[i].simulations.to_string(),
                     ];
-                    let mean_ci = |e: &Estimate, bounds: Option<(f64, f64)>| {
-                        let (lo, hi) = e.ci95_within(bounds).map_or((None, None), |(l, h)| (Some(l), Some(h)));
+                    let mean_ci = |e: &Estimate, share: bool| {
+                        let (lo, hi) = e.ci95_as(share).map_or((None, None), |(l, h)| (Some(l), Some(h)));
                         vec![opt(e.value), opt(lo), opt(hi)]
                     };
-                    fields.extend(mean_ci(&v.arms[0], m.bounds()));
+                    fields.extend(mean_ci(&v.arms[0], m.is_share()));
                     if ab {
-                        fields.extend(mean_ci(&v.arms[1], m.bounds()));
+                        fields.extend(mean_ci(&v.arms[1], m.is_share()));
                         let d = v.difference.expect("A/B value");
-                        fields.extend(mean_ci(&d, None));
+                        fields.extend(mean_ci(&d, false));
                         fields.push(opt(d.std_error));
                     } else {
                         fields.push(opt(v.arms[0].std_error));
@@ -315,13 +338,13 @@ impl Report {
                     if self.ab() {
                         let mut ab = Map::new();
                         ab.insert("revision".into(), pick(&|v| num(v.arms[0].value)));
-                        ab.insert("revision_ci95".into(), pick(&|v| ci(&v.arms[0], m.bounds())));
+                        ab.insert("revision_ci95".into(), pick(&|v| ci(&v.arms[0], m.is_share())));
                         ab.insert("against".into(), pick(&|v| num(v.arms[1].value)));
-                        ab.insert("against_ci95".into(), pick(&|v| ci(&v.arms[1], m.bounds())));
+                        ab.insert("against_ci95".into(), pick(&|v| ci(&v.arms[1], m.is_share())));
                         ab.insert("difference".into(), pick(&|v| num(v.difference.and_then(|d| d.value))));
                         ab.insert(
                             "difference_ci95".into(),
-                            pick(&|v| v.difference.as_ref().map_or(Value::Null, |d| ci(d, None))),
+                            pick(&|v| v.difference.as_ref().map_or(Value::Null, |d| ci(d, false))),
                         );
                         let mut entry = Map::new();
                         entry.insert("mean".into(), ab["revision"].clone());
@@ -333,7 +356,8 @@ impl Report {
                         by_metric.insert(m.id.clone(), Value::Object(entry));
                         o.insert(m.id.clone(), Value::Object(ab));
                     } else {
-                        let (mean, interval) = (pick(&|v| num(v.arms[0].value)), pick(&|v| ci(&v.arms[0], m.bounds())));
+                        let (mean, interval) =
+                            (pick(&|v| num(v.arms[0].value)), pick(&|v| ci(&v.arms[0], m.is_share())));
                         by_metric.insert(m.id.clone(), json!({"mean": mean, "ci95": interval}));
                         o.insert(m.id.clone(), mean);
                         o.insert(format!("{}_ci95", m.id), interval);
@@ -389,7 +413,7 @@ fn estimates(m: &Metric, mo: &Moments, arms: usize, part: Option<usize>) -> Valu
     }
 }
 
-fn column_label(m: &Metric, part: Option<usize>, lang: Lang) -> String {
+pub(super) fn column_label(m: &Metric, part: Option<usize>, lang: Lang) -> String {
     match part {
         Some(p) => format!("{} · {}", tr(&m.label, lang), tr(&m.parts[p].label, lang)),
         None => tr(&m.label, lang).to_string(),
@@ -400,8 +424,8 @@ fn num(v: Option<f64>) -> Value {
     v.map_or(Value::Null, |x| json!(x))
 }
 
-fn ci(e: &Estimate, bounds: Option<(f64, f64)>) -> Value {
-    e.ci95_within(bounds).map_or(Value::Null, |(lo, hi)| json!([lo, hi]))
+fn ci(e: &Estimate, share: bool) -> Value {
+    e.ci95_as(share).map_or(Value::Null, |(lo, hi)| json!([lo, hi]))
 }
 
 fn opt(v: Option<f64>) -> String {
@@ -412,37 +436,41 @@ fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
 }
 
-fn short(fp: &str) -> String {
+pub(super) fn short(fp: &str) -> String {
     fp.chars().take(15).collect::<String>() + "…"
 }
 
-/// A value with its interval half-width, to as many decimals as the interval makes meaningful
-/// (two significant digits of the half-width).
-fn cell(e: &Estimate, format: Format, lang: Lang, signed: bool) -> String {
+/// A value with its 95 % interval, to as many decimals as the interval makes meaningful (two
+/// significant digits of its half-width): `v ± h`, or for a share (Wilson's interval, not
+/// symmetric) `v % [low, high]`.
+pub(super) fn cell(e: &Estimate, format: Format, lang: Lang, signed: bool) -> String {
     let Some(v) = e.value else {
         return "n/a".into();
     };
     // A difference between two shares is not a share.
-    let bounds = format.bounds().filter(|_| !signed);
+    let share = format.is_share() && !signed;
     let (k, unit) = match (format, signed) {
         (Format::Percent, false) => (100.0, " %"),
         (Format::Percent, true) => (100.0, if lang == Lang::En { " pp" } else { " p.p." }),
         (Format::Number, _) => (1.0, ""),
     };
-    let hw = e.half_width().map(|h| h * k);
+    let ci = e.ci95_as(share);
+    let hw = if share { ci.map(|(lo, hi)| (hi - lo) / 2.0 * k) } else { e.half_width().map(|h| h * k) };
     let decimals = match hw {
         Some(h) if h > 0.0 && h.is_finite() => (1 - h.log10().floor() as i32).clamp(0, 6) as usize,
         _ => 2,
     };
     let sign = if signed && v * k >= 0.0 { "+" } else { "" };
-    let cut = e.ci95_within(bounds).filter(|&c| Some(c) != e.ci95());
-    let text = match (hw, cut) {
-        // Cut at 0 or 100 %: the interval itself, as ± would reach past the bound.
-        (Some(_), Some((lo, hi))) => {
-            format!("{:.*}{unit} [{:.*}, {:.*}]", decimals, v * k, decimals, lo * k, decimals, hi * k)
+    let fixed = |x: f64| format!("{x:.decimals$}");
+    let text = match (ci, hw) {
+        // A share's interval is not symmetric around it: both ends, always, so a column reads alike.
+        // Portuguese writes decimals with a comma, so its interval ends are parted by a semicolon.
+        (Some((lo, hi)), Some(_)) if share => {
+            let sep = if lang == Lang::PtBr { ";" } else { "," };
+            format!("{}{unit} [{}{sep} {}]", fixed(v * k), fixed(lo * k), fixed(hi * k))
         }
-        (Some(h), None) => format!("{sign}{:.*} ± {:.*}{unit}", decimals, v * k, decimals, h),
-        (None, _) => format!("{sign}{:.*}{unit}", decimals, v * k),
+        (Some(_), Some(h)) => format!("{sign}{} ± {}{unit}", fixed(v * k), fixed(h)),
+        _ => format!("{sign}{}{unit}", fixed(v * k)),
     };
     if lang == Lang::PtBr { text.replace('.', ",") } else { text }
 }
@@ -482,22 +510,32 @@ mod tests {
 
     #[test]
     fn cells_show_meaningful_decimals() {
-        let e = Estimate { value: Some(0.334_12), std_error: Some(0.0015) };
-        assert_eq!(cell(&e, Format::Percent, Lang::En, false), "33.41 ± 0.29 %");
-        assert_eq!(cell(&e, Format::Percent, Lang::PtBr, false), "33,41 ± 0,29 %");
-        let r = Estimate { value: Some(10.5234), std_error: Some(0.0107) };
+        let e = Estimate { value: Some(0.334_12), std_error: Some(0.0015), n: 100_000 };
+        assert_eq!(cell(&e, Format::Percent, Lang::En, false), "33.41 % [33.12, 33.71]");
+        assert_eq!(cell(&e, Format::Percent, Lang::PtBr, false), "33,41 % [33,12; 33,71]");
+        assert_eq!(cell(&e, Format::Number, Lang::En, false), "0.3341 ± 0.0029");
+        let r = Estimate { value: Some(10.5234), std_error: Some(0.0107), n: 1000 };
         assert_eq!(cell(&r, Format::Number, Lang::En, false), "10.523 ± 0.021");
-        let d = Estimate { value: Some(0.0128), std_error: Some(0.001) };
+        let d = Estimate { value: Some(0.0128), std_error: Some(0.001), n: 1000 };
         assert_eq!(cell(&d, Format::Percent, Lang::En, true), "+1.28 ± 0.20 pp");
-        // A small count: the normal interval would reach below 0 %, so the cut interval is shown.
-        let small = Estimate { value: Some(0.083), std_error: Some(0.08) };
-        assert_eq!(cell(&small, Format::Percent, Lang::En, false), "8 % [0, 24]");
-        assert_eq!(small.ci95_within(Some((0.0, 1.0))).unwrap().0, 0.0);
-        assert!(small.ci95().unwrap().0 < 0.0);
+        let z = Estimate { value: Some(0.0), std_error: Some(0.0), n: 3 };
+        assert_eq!(cell(&z, Format::Number, Lang::En, false), "0.00 ± 0.00");
+        assert_eq!(cell(&Estimate { value: None, std_error: None, n: 0 }, Format::Number, Lang::En, false), "n/a");
+    }
+
+    #[test]
+    fn a_share_shows_the_ends_of_its_wilson_interval() {
+        // 1 of 12: the normal interval would be 8 ± 16 %, reaching below 0 %.
+        let p = 1.0 / 12.0;
+        let small = Estimate { value: Some(p), std_error: Some((p * (1.0 - p) / 11.0).sqrt()), n: 12 };
+        assert_eq!(cell(&small, Format::Percent, Lang::En, false), "8 % [1, 35]");
         assert_eq!(cell(&small, Format::Number, Lang::En, false), "0.08 ± 0.16");
-        let z = Estimate { value: Some(0.0), std_error: Some(0.0) };
-        assert_eq!(cell(&z, Format::Percent, Lang::En, false), "0.00 ± 0.00 %");
-        assert_eq!(cell(&Estimate { value: None, std_error: None }, Format::Number, Lang::En, false), "n/a");
+        // Nothing happened in 3,000 simulations: not "0.00 ± 0.00 %", but up to 0.13 %.
+        let none = Estimate { value: Some(0.0), std_error: Some(0.0), n: 3000 };
+        assert_eq!(cell(&none, Format::Percent, Lang::En, false), "0.000 % [0.000, 0.128]");
+        assert_eq!(cell(&none, Format::Percent, Lang::PtBr, false), "0,000 % [0,000; 0,128]");
+        // A difference of shares is not a share: normal and signed.
+        assert_eq!(cell(&none, Format::Percent, Lang::En, true), "+0.00 ± 0.00 pp");
     }
 
     #[test]

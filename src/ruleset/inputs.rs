@@ -15,6 +15,12 @@ pub enum InputError {
     Twice { name: String },
     #[error("pipeline '{pipeline}' is missing {}", .names.join(", "))]
     Missing { pipeline: String, names: Vec<String> },
+    #[error(
+        "{name} is what pipeline '{pipeline}' computes, so it cannot be given; set what it is computed from ({from})"
+    )]
+    OwnOutput { name: String, pipeline: String, from: String },
+    #[error("{name} = {value} would not be used: {why}")]
+    Unused { name: String, value: f64, why: String },
 }
 
 /// Checked inputs for one pipeline, with the derived values that were filled in.
@@ -68,6 +74,55 @@ impl Ruleset {
         Ok(slot)
     }
 
+    /// A given value the pipeline would not use: one it never reads (not even through a derived
+    /// value), or one only a derived value reads when that derived value is given too. A value
+    /// given for a derived input is used as given, instead of computing it.
+    pub fn unused(&self, pipeline: &Pipeline, given: &[(String, f64)]) -> Option<InputError> {
+        let slots: Vec<(usize, &str, f64)> =
+            given.iter().filter_map(|(n, v)| self.var(n).map(|s| (s, n.as_str(), *v))).collect();
+        let is_given = |v: usize| slots.iter().any(|(s, _, _)| *s == v);
+        let derived_from =
+            |v: usize| self.derived_order.iter().map(|&p| &self.pipelines[p]).find(|p| p.output == Some(v));
+        // What the pipeline reads: everything, and what it reads given the values set.
+        let walk = |stop_at_given: bool| {
+            let mut seen = vec![false; self.vars.len()];
+            let mut stack: Vec<usize> = pipeline.inputs.clone();
+            while let Some(v) = stack.pop() {
+                if std::mem::replace(&mut seen[v], true) || (stop_at_given && is_given(v)) {
+                    continue;
+                }
+                if let Some(p) = derived_from(v) {
+                    stack.extend(p.inputs.iter().copied());
+                }
+            }
+            seen
+        };
+        let (reads, used) = (walk(false), walk(true));
+        for &(slot, name, value) in &slots {
+            if used[slot] {
+                continue;
+            }
+            let why = if reads[slot] {
+                let over: Vec<&str> = slots
+                    .iter()
+                    .filter(|(s, _, _)| {
+                        *s != slot && derived_from(*s).is_some() && self.leaf_inputs(*s).contains(&slot)
+                    })
+                    .map(|(_, n, _)| *n)
+                    .collect();
+                format!(
+                    "pipeline '{}' reads it only through {}, which is given",
+                    pipeline.id,
+                    if over.is_empty() { "a derived value".to_string() } else { over.join(", ") }
+                )
+            } else {
+                format!("pipeline '{}' does not read {name}", pipeline.id)
+            };
+            return Some(InputError::Unused { name: name.into(), value, why });
+        }
+        None
+    }
+
     /// Builds inputs for `pipeline` from named values: defaults first, then the given values,
     /// then derived values computed from them; refuses unknown names, values off their scale and
     /// missing inputs, naming each.
@@ -77,6 +132,14 @@ impl Ruleset {
         let mut seen = vec![false; self.vars.len()];
         for (name, value) in given {
             let slot = self.check_value(name, *value)?;
+            if pipeline.output == Some(slot) {
+                let from: Vec<&str> = pipeline.inputs.iter().map(|&i| self.vars[i].id.as_str()).collect();
+                return Err(InputError::OwnOutput {
+                    name: name.clone(),
+                    pipeline: pipeline.id.clone(),
+                    from: from.join(", "),
+                });
+            }
             if seen[slot] {
                 return Err(InputError::Twice { name: name.clone() });
             }

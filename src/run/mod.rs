@@ -2,7 +2,7 @@
 //! fingerprint, engine version, seed, both squads as they started, every human intent) and what
 //! happened (events, a state hash after every round) — and bit-exact replay.
 
-use crate::catalog::{Catalog, CatalogError, ENGINE_VERSION};
+use crate::catalog::{Catalog, CatalogError, ENGINE_VERSION, Status};
 use crate::club::Club;
 use crate::engine::{self, EngineError, Event, Match, Options, RecordedIntent, Rules, Step, TeamStats};
 use crate::ruleset::compile;
@@ -39,6 +39,9 @@ pub struct RunRecord {
 pub enum RunError {
     #[error("not a run record ({0})")]
     Format(String),
+    /// A field of the record that no run can hold (an edited record), by JSON pointer.
+    #[error("{}{message}", if pointer.is_empty() { String::new() } else { format!("{pointer}: ") })]
+    Record { pointer: String, message: String },
     #[error(transparent)]
     Catalog(#[from] CatalogError),
     #[error("{0}")]
@@ -83,12 +86,17 @@ impl RunRecord {
         }
     }
 
+    /// Reads a record strictly; a value that does not fit names its JSON pointer.
     pub fn parse(bytes: &[u8]) -> Result<RunRecord, RunError> {
-        let r: RunRecord = crate::catalog::from_json(bytes).map_err(|e| RunError::Format(e.to_string()))?;
-        if r.format != FORMAT {
-            return Err(RunError::Format(format!("format '{}', expected '{FORMAT}'", r.format)));
+        let value: serde_json::Value =
+            crate::catalog::from_json(bytes).map_err(|e| RunError::Format(crate::catalog::describe_json_error(&e)))?;
+        if let Some(f) = value.get("format")
+            && f.as_str() != Some(FORMAT)
+        {
+            return Err(RunError::Record { pointer: "/format".into(), message: format!("{f}, expected \"{FORMAT}\"") });
         }
-        Ok(r)
+        crate::catalog::from_value_located(value, "a run record")
+            .map_err(|e| RunError::Record { pointer: e.pointer, message: e.message })
     }
 }
 
@@ -113,7 +121,7 @@ pub enum Replay {
     /// Every state hash agrees, but what the record says happened (score, statistics or
     /// events) is not what the replay produced: the record was edited after it was written.
     RecordEdited {
-        /// `score`, `stats` or `events`.
+        /// `score`, `stats`, `events`, `intents` or `round_hashes`.
         part: &'static str,
         /// Where the first difference is, e.g. `event 17 (round 1763)`.
         at: String,
@@ -121,20 +129,125 @@ pub enum Replay {
 }
 
 /// The revision a run pins, compiled for the engine; refused when missing, changed or for
-/// another engine.
+/// another engine. A field of the record no run can hold is blamed on the record, by pointer.
 pub fn pinned_rules(catalog: &Catalog, record: &RunRecord) -> Result<Arc<Rules>, RunError> {
-    let rev = catalog.pinned(&record.ruleset, &record.revision, &record.fingerprint)?;
+    let bad = |pointer: &str, message: String| RunError::Record { pointer: pointer.into(), message };
+    if record.ruleset != "microfut" {
+        let r = crate::catalog::printable(&record.ruleset);
+        return Err(bad("/ruleset", format!("'{r}': run records are Microfut matches")));
+    }
+    let rev = catalog.revision(&record.ruleset, Some(&record.revision)).map_err(|e| match e {
+        CatalogError::BadVersion(_) | CatalogError::MissingRevision { .. } => bad("/revision", e.to_string()),
+        e => RunError::Catalog(e),
+    })?;
+    if rev.fingerprint != record.fingerprint {
+        // A published revision that loads matches the fingerprint catalog.json recorded when it
+        // was published: its files are intact, so the record is what changed.
+        if rev.status() == Some(Status::Published) {
+            return Err(bad(
+                "/fingerprint",
+                format!(
+                    "the record pins {}, but published revision {} is {} (its files still match the fingerprint recorded when it was published): the record was edited",
+                    record.fingerprint,
+                    rev.label(),
+                    rev.fingerprint
+                ),
+            ));
+        }
+        catalog.pinned(&record.ruleset, &record.revision, &record.fingerprint)?;
+    }
+    let engine = semver::Version::parse(&record.engine_version).map_err(|_| {
+        bad(
+            "/engine_version",
+            format!("'{}' is not an engine version", crate::catalog::printable(&record.engine_version)),
+        )
+    })?;
+    if let Some(m) = &rev.manifest
+        && let Ok(req) = semver::VersionReq::parse(&m.engine)
+        && !req.matches(&engine)
+    {
+        return Err(bad(
+            "/engine_version",
+            format!(
+                "engine {engine} cannot have made this run: revision {} accepts engines {} only",
+                rev.label(),
+                m.engine
+            ),
+        ));
+    }
     let rs = compile(rev).map_err(|d| RunError::Compile(format!("{}: {}", rev.label(), d[0])))?;
     Ok(Arc::new(Rules::new(Arc::new(rs)).map_err(EngineError::from)?))
 }
 
+/// Checks what the record says the match was made with against the pinned revision: the human
+/// side, the formations, both clubs (exactly as `club validate` checks a club file) and the
+/// recorded intents' rounds. Each problem names its JSON pointer in the record.
+pub fn check_record(rules: &Rules, record: &RunRecord) -> Result<(), RunError> {
+    let bad = |pointer: String, message: String| RunError::Record { pointer, message };
+    if let Some(h) = &record.human
+        && side_index(h).is_none()
+    {
+        return Err(bad("/human".into(), format!("'{}' is not a side (home or away)", crate::catalog::printable(h))));
+    }
+    for (t, f) in record.formations.iter().enumerate() {
+        if let Some(f) = f
+            && rules.formation(Some(f)).is_none()
+        {
+            let known: Vec<&str> = rules.formations.iter().map(|f| f.id.as_str()).collect();
+            return Err(bad(
+                format!("/formations/{t}"),
+                format!("unknown formation '{f}' (known: {})", known.join(", ")),
+            ));
+        }
+    }
+    for (side, club) in [("home", &record.home), ("away", &record.away)] {
+        let value = serde_json::to_value(club).expect("clubs serialize");
+        if let Err(e) = Club::check_value(&value, "", &format!("/{side}"), &rules.rs) {
+            return Err(match e {
+                crate::club::ClubRefusal::Problems(d) => {
+                    let more =
+                        if d.len() > 1 { format!(" (and {} more problem(s))", d.len() - 1) } else { String::new() };
+                    bad(d[0].pointer.clone(), format!("{}{more}", d[0].message))
+                }
+                other => bad(format!("/{side}"), other.to_string().trim_start_matches(": ").to_string()),
+            });
+        }
+    }
+    if record.human.is_none() && !record.intents.is_empty() {
+        return Err(bad("/intents".into(), "intents are recorded, but no side was played by a person (/human)".into()));
+    }
+    for (k, pair) in record.intents.windows(2).enumerate() {
+        if pair[1].round <= pair[0].round {
+            return Err(bad(
+                format!("/intents/{}/round", k + 1),
+                format!(
+                    "round {} is not after the previous intent's round {}: a side decides at most once a round",
+                    pair[1].round, pair[0].round
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Plays the recorded match again under its pinned revision, feeding back every human intent at
-/// the round it was declared, and compares the state hash of every round.
+/// the round it was declared, and compares the state hash of every round, then what the record
+/// says happened. The record is checked first ([`check_record`]).
 pub fn replay(rules: Arc<Rules>, record: &RunRecord) -> Result<Replay, RunError> {
+    check_record(&rules, record)?;
     let human = record.human.as_deref().and_then(side_index);
     let options = Options { human, retention: Some(0), formations: record.formations.clone() };
     let mut m = Match::new(rules, &record.home, &record.away, record.seed, options)?;
-    let mut intents = record.intents.iter().peekable();
+    let mut intents = record.intents.iter().enumerate().peekable();
+    // The first round whose recorded hash differs. Play goes on: when every later hash agrees
+    // again, the match replayed identically and only the record's hash was edited (a real
+    // divergence never comes back, the hash covers the dice drawn).
+    let mut first: Option<(usize, Option<String>, String)> = None;
+    let differs = |(round, expected, actual): (usize, Option<String>, String)| Replay::Differs {
+        round,
+        expected,
+        actual: Some(actual),
+    };
     loop {
         match m.step() {
             Step::Finished => break,
@@ -142,9 +255,24 @@ pub fn replay(rules: Arc<Rules>, record: &RunRecord) -> Result<Replay, RunError>
             Step::Decision => {
                 let round = m.state().round;
                 match intents.peek() {
-                    Some(i) if i.round == round => {
-                        let i = intents.next().expect("peeked");
+                    Some((k, i)) if i.round < round => {
+                        if let Some(f) = first {
+                            return Ok(differs(f));
+                        }
+                        return Ok(Replay::RecordEdited {
+                            part: "intents",
+                            at: format!(
+                                "intent {k} (round {}): the side a person played had no decision in that round",
+                                i.round
+                            ),
+                        });
+                    }
+                    Some((_, i)) if i.round == round => {
+                        let (_, i) = intents.next().expect("peeked");
                         if let Err(e) = m.decide(&i.intent) {
+                            if let Some(f) = first {
+                                return Ok(differs(f));
+                            }
                             return Ok(Replay::IntentRefused {
                                 round,
                                 intent: i.intent.to_string(),
@@ -161,13 +289,39 @@ pub fn replay(rules: Arc<Rules>, record: &RunRecord) -> Result<Replay, RunError>
             let actual = format!("{:016x}", m.round_hashes()[n - 1]);
             let expected = record.round_hashes.get(n - 1);
             if expected != Some(&actual) {
-                return Ok(Replay::Differs { round: n - 1, expected: expected.cloned(), actual: Some(actual) });
+                match first {
+                    None if expected.is_some() => first = Some((n - 1, expected.cloned(), actual)),
+                    Some(f) => return Ok(differs(f)),
+                    None => return Ok(differs((n - 1, None, actual))),
+                }
             }
         }
     }
     let n = m.round_hashes().len();
     if n != record.round_hashes.len() {
+        if let Some(f) = first {
+            return Ok(differs(f));
+        }
         return Ok(Replay::Differs { round: n, expected: record.round_hashes.get(n).cloned(), actual: None });
+    }
+    if let Some((round, expected, actual)) = first {
+        return Ok(Replay::RecordEdited {
+            part: "round_hashes",
+            at: format!(
+                "round {round}: {} recorded, {actual} replayed, and every other round agrees",
+                expected.unwrap_or_default()
+            ),
+        });
+    }
+    if let Some((k, i)) = intents.next() {
+        return Ok(Replay::RecordEdited {
+            part: "intents",
+            at: format!(
+                "intent {k} (round {}): the match ended after round {} without that decision",
+                i.round,
+                n.saturating_sub(1)
+            ),
+        });
     }
     if let Some(edited) = compare_outcome(&m, record) {
         return Ok(edited);

@@ -156,19 +156,7 @@ impl Sheet {
                     format!("/progression{}", json_pointer(e.path())),
                     format!("not a progression record: {}", e.inner()),
                 )),
-                Ok(p) => {
-                    for (name, ch) in &p.channels {
-                        let at = format!("/progression/channels/{}", crate::catalog::escape_token(name));
-                        if super::Trait::named(name).is_none() {
-                            out.push(SheetError::new(at.clone(), format!("unknown channel '{name}'")));
-                        }
-                        for (field, x) in [("raw", ch.raw), ("applied", ch.applied), ("banked", ch.banked)] {
-                            if x < super::xp::Xp::ZERO {
-                                out.push(SheetError::new(format!("{at}/{field}"), format!("{x} is negative")));
-                            }
-                        }
-                    }
-                }
+                Ok(p) => out.extend(record_problems(&p)),
             }
         }
         // The cap is only meaningful once every level is.
@@ -199,6 +187,72 @@ impl Sheet {
         }
         Ok(out)
     }
+}
+
+/// What a progression record must satisfy to be trusted by the next session: known channels, no
+/// negative XP, and per channel the ledger the sessions keep — every applied XP is either still
+/// banked or paid for a level in the history, so `applied = banked + Σ level costs` (an edited
+/// `banked` would otherwise buy levels nobody earned).
+fn record_problems(p: &super::Progression) -> Vec<SheetError> {
+    use super::progression::Event;
+    use super::xp::Xp;
+    let mut out = Vec::new();
+    let mut paid: std::collections::BTreeMap<&str, Xp> = std::collections::BTreeMap::new();
+    for (k, e) in p.history.iter().enumerate() {
+        if let Event::Level { channel, cost, .. } = e {
+            let at = format!("/progression/history/{k}");
+            if super::Trait::named(channel).is_none() {
+                out.push(SheetError::new(format!("{at}/channel"), format!("unknown channel '{channel}'")));
+            }
+            if *cost < Xp::ZERO {
+                out.push(SheetError::new(format!("{at}/cost"), format!("{cost} is negative")));
+            }
+            let sum = paid.entry(channel.as_str()).or_default();
+            match sum.checked_add(*cost) {
+                Ok(x) => *sum = x,
+                Err(e) => out.push(SheetError::new(format!("{at}/cost"), e.to_string())),
+            }
+        }
+    }
+    for (name, ch) in &p.channels {
+        let at = format!("/progression/channels/{}", crate::catalog::escape_token(name));
+        if super::Trait::named(name).is_none() {
+            out.push(SheetError::new(at.clone(), format!("unknown channel '{name}'")));
+        }
+        for (field, x) in [("raw", ch.raw), ("applied", ch.applied), ("banked", ch.banked)] {
+            if x < Xp::ZERO {
+                out.push(SheetError::new(format!("{at}/{field}"), format!("{x} is negative")));
+            }
+        }
+        if ch.raw.is_zero() && !ch.applied.is_zero() {
+            out.push(SheetError::new(
+                format!("{at}/applied"),
+                format!("{} applied XP from no raw XP: applied XP is raw XP times a multiplier", ch.applied),
+            ));
+        }
+        let spent = paid.remove(name.as_str()).unwrap_or_default();
+        if ch.banked.checked_add(spent).ok() != Some(ch.applied) {
+            out.push(SheetError::new(
+                format!("{at}/banked"),
+                format!(
+                    "{} banked, but the channel received {} applied XP and its levels in the history cost {}: banked XP is what was applied and not yet spent ({})",
+                    ch.banked,
+                    ch.applied,
+                    spent,
+                    ch.applied.checked_sub(spent).map(|x| x.to_string()).unwrap_or_else(|_| "?".into())
+                ),
+            ));
+        }
+    }
+    for (name, spent) in paid {
+        if !spent.is_zero() {
+            out.push(SheetError::new(
+                "/progression/history",
+                format!("levels of '{name}' cost {spent} XP in the history, but the channel has no record in /progression/channels"),
+            ));
+        }
+    }
+    out
 }
 
 /// A copy of a document that declares `schema`, so a sheet inside a club or without `$schema`

@@ -138,6 +138,40 @@ impl Xp {
         self.num > 0
     }
 
+    /// An integer amount of XP, exactly (a budget up to `u64::MAX`).
+    pub fn whole(n: i128) -> Xp {
+        Xp { num: n, den: 1 }
+    }
+
+    /// For people, exactly: `18,446,744,073,709,211,640`, `26,666.67` (fractions to the cent,
+    /// half up), `-1,050`.
+    pub fn grouped(&self) -> String {
+        let (neg, a, d) = (self.num < 0, self.num.unsigned_abs(), self.den.unsigned_abs());
+        let (mut whole, rem) = (a / d, a % d);
+        // Cents of the remainder, half up; `rem < d`, so `rem * 200` overflows only for
+        // denominators no content decimal produces — then the float is close enough.
+        let mut cents = match rem.checked_mul(200) {
+            Some(r2) => (r2 / d).div_ceil(2),
+            None => ((rem as f64 / d as f64) * 100.0).round() as u128,
+        };
+        if cents == 100 {
+            whole += 1;
+            cents = 0;
+        }
+        let digits = whole.to_string();
+        let mut s = String::new();
+        for (i, ch) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                s.push(',');
+            }
+            s.push(ch);
+        }
+        if cents > 0 {
+            s.push_str(&format!(".{cents:02}"));
+        }
+        if neg && (whole > 0 || cents > 0) { format!("-{s}") } else { s }
+    }
+
     pub fn to_f64(&self) -> f64 {
         self.num as f64 / self.den as f64
     }
@@ -255,6 +289,17 @@ mod tests {
         assert_eq!(Xp::from_content(0.85).unwrap(), x("17/20"));
         assert_eq!(Xp::from_content(0.1).unwrap(), x("1/10"));
         assert_eq!(Xp::from_content(1200.0).unwrap(), Xp::int(1200));
+    }
+
+    #[test]
+    fn grouped_is_exact_for_the_largest_budget() {
+        let left = Xp::whole(u64::MAX as i128).checked_sub(Xp::int(339_975)).unwrap();
+        assert_eq!(left.grouped(), "18,446,744,073,709,211,640");
+        assert_eq!(x("-1050").grouped(), "-1,050");
+        assert_eq!(x("80000/3").grouped(), "26,666.67");
+        assert_eq!(x("0.995").grouped(), "1");
+        assert_eq!(x("0.004").grouped(), "0");
+        assert_eq!(x("12.5").grouped(), "12.50");
     }
 
     #[test]
