@@ -135,7 +135,10 @@ fn a_role_in_an_unknown_line_is_refused() {
     let (_tmp, content) = content_copy();
     let draft = draft_copy(&content, V06, "0.6.9");
     edit_json(&draft.join("roles.json"), |r| {
-        r["lines"].as_array_mut().unwrap().push(serde_json::json!({"id": "wing", "label": {"pt-BR": "Ala", "en": "Wing"}}));
+        r["lines"]
+            .as_array_mut()
+            .unwrap()
+            .push(serde_json::json!({"id": "wing", "label": {"pt-BR": "Ala", "en": "Wing"}}));
         let winger = r["roles"].as_array_mut().unwrap().iter_mut().find(|x| x["id"] == "winger").unwrap();
         winger["line"] = serde_json::json!("wing");
     });
@@ -267,8 +270,9 @@ fn set_pieces_are_played_as_their_own_actions() {
     let other = sample("uniao_pedra_branca");
     let (mut penalties, mut zones, mut throws, mut phases) = (0, 0, 0, std::collections::BTreeSet::new());
     for seed in 1..=6 {
-        let mut m = Match::new(rules.clone(), &club, &other, seed, Options { retention: Some(5000), ..Default::default() })
-            .unwrap();
+        let mut m =
+            Match::new(rules.clone(), &club, &other, seed, Options { retention: Some(5000), ..Default::default() })
+                .unwrap();
         m.run();
         for e in m.events() {
             match &e.kind {

@@ -191,7 +191,8 @@ fn covers_every_content_expression() {
         let text_at = |source: &str| -> String {
             let (file, pointer) = source.split_once('#').unwrap_or_else(|| panic!("source {source}"));
             let name = file.rsplit('/').next().unwrap();
-            let node = rs.revision.document(name).and_then(|d| d.pointer(pointer)).unwrap_or_else(|| panic!("{source}"));
+            let node =
+                rs.revision.document(name).and_then(|d| d.pointer(pointer)).unwrap_or_else(|| panic!("{source}"));
             let text = node.get("expr").or(node.get("input")).unwrap_or(node);
             text.as_str().unwrap_or_else(|| panic!("{source}: {node}")).to_string()
         };
@@ -201,7 +202,11 @@ fn covers_every_content_expression() {
             let sources = stages.map(|s| s.source.clone()).chain(p.requires.iter().map(|r| r.source.clone()));
             for source in sources {
                 let text = text_at(&source);
-                assert!(tested.contains(&text), "{} {source}: '{text}' is not evaluated by the differential test", rs.label());
+                assert!(
+                    tested.contains(&text),
+                    "{} {source}: '{text}' is not evaluated by the differential test",
+                    rs.label()
+                );
                 checked += 1;
             }
         }

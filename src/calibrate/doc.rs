@@ -172,7 +172,9 @@ pub struct SameSeed {
 }
 
 /// Ranges keep the order the document gives them (a report reads like the document).
-fn ordered_ranges<'de, D: serde::Deserializer<'de>>(d: D) -> Result<BTreeMap<String, Vec<(String, [f64; 2])>>, D::Error> {
+fn ordered_ranges<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<BTreeMap<String, Vec<(String, [f64; 2])>>, D::Error> {
     let raw: BTreeMap<String, serde_json::Map<String, serde_json::Value>> = Deserialize::deserialize(d)?;
     raw.into_iter()
         .map(|(name, set)| {
@@ -193,8 +195,7 @@ impl Targets {
             rev.documents.iter().find(|(_, d)| declared_schema(d) == Some("calibration.schema.json")).ok_or_else(
                 || format!("revision {} has no calibration targets (calibration.json)", rules.rs.label()),
             )?;
-        let t: Targets =
-            serde_json::from_value(doc.clone()).map_err(|e| format!("{}: {e}", rev.file(name)))?;
+        let t: Targets = serde_json::from_value(doc.clone()).map_err(|e| format!("{}: {e}", rev.file(name)))?;
         t.check().map_err(|e| format!("{}: {e}", rev.file(name)))?;
         Ok(t)
     }

@@ -327,7 +327,12 @@ pub fn squads(rules: &Arc<Rules>, t: &Targets) -> Result<Vec<Check>, String> {
     Ok(vec![fact(
         "share_of_18s",
         "level 18 is rare by economics, not by a lock",
-        format!("{} of skill values at the top of their scale across {} generated {} squads", pct(share), sq.count, sq.preset),
+        format!(
+            "{} of skill values at the top of their scale across {} generated {} squads",
+            pct(share),
+            sq.count,
+            sq.preset
+        ),
         format!("≤ {}", pct(sq.max_share_of_18)),
         values > 0 && share <= sq.max_share_of_18,
     )])
@@ -338,8 +343,9 @@ pub fn squads(rules: &Arc<Rules>, t: &Targets) -> Result<Vec<Check>, String> {
 /// decision log and once none (logging must not move the dice).
 pub fn same_seed(rules: &Arc<Rules>, t: &Targets, clubs: &Clubs) -> Result<Check, String> {
     let play = |club: &Club, seed: u64, retention: usize| -> Result<Vec<u64>, String> {
-        let mut m = Match::new(rules.clone(), club, club, seed, Options { retention: Some(retention), ..Default::default() })
-            .map_err(|e| e.to_string())?;
+        let mut m =
+            Match::new(rules.clone(), club, club, seed, Options { retention: Some(retention), ..Default::default() })
+                .map_err(|e| e.to_string())?;
         m.run();
         Ok(m.round_hashes().to_vec())
     };

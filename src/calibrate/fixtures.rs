@@ -134,7 +134,9 @@ fn figure(r: &Report, id: &str, stronger_home: Option<bool>) -> Result<Option<Fi
         ("stronger_win_share", Some(false)) | ("weaker_win_share", Some(true)) => {
             Figure::of(id, f, get("away_win_share")?, p, |x| x)
         }
-        ("stronger_possession", Some(h)) => Figure::of(id, f, get("home_possession")?, p, |x| if h { x } else { 1.0 - x }),
+        ("stronger_possession", Some(h)) => {
+            Figure::of(id, f, get("home_possession")?, p, |x| if h { x } else { 1.0 - x })
+        }
         ("stronger_shots_ratio", Some(h)) => Figure::of(id, f, get("home_shots_share")?, p, |x| {
             let s = if h { x } else { 1.0 - x };
             s / (1.0 - s).max(1e-9)
@@ -145,7 +147,13 @@ fn figure(r: &Report, id: &str, stronger_home: Option<bool>) -> Result<Option<Fi
 
 /// The checks of every fixture the settings select (and, for 0.5 documents, the reference club
 /// against itself held to the league averages).
-pub fn run(catalog: &Catalog, rules: &Arc<Rules>, t: &Targets, clubs: &Clubs, s: &Settings) -> Result<Vec<Check>, String> {
+pub fn run(
+    catalog: &Catalog,
+    rules: &Arc<Rules>,
+    t: &Targets,
+    clubs: &Clubs,
+    s: &Settings,
+) -> Result<Vec<Check>, String> {
     let _ = catalog;
     let rev = &rules.rs.revision;
     let mut fixtures: Vec<(Fixture, Vec<(String, [f64; 2])>)> = Vec::new();
@@ -164,7 +172,10 @@ pub fn run(catalog: &Catalog, rules: &Arc<Rules>, t: &Targets, clubs: &Clubs, s:
         .collect();
         let f = Fixture {
             id: "league".into(),
-            label: Labels { pt_br: "clube de referência contra si mesmo".into(), en: "reference club against itself".into() },
+            label: Labels {
+                pt_br: "clube de referência contra si mesmo".into(),
+                en: "reference club against itself".into(),
+            },
             home: Some("reference".into()),
             away: Some("reference".into()),
             clubs: None,
@@ -211,7 +222,13 @@ pub fn run(catalog: &Catalog, rules: &Arc<Rules>, t: &Targets, clubs: &Clubs, s:
                         let h = Z95 * v.sqrt() / n;
                         (value - h, value + h)
                     });
-                    let fig = Figure { id: metric.clone(), fact: fact_of(metric).into(), value, ci, percent: percent(metric) };
+                    let fig = Figure {
+                        id: metric.clone(),
+                        fact: fact_of(metric).into(),
+                        value,
+                        ci,
+                        percent: percent(metric),
+                    };
                     out.push(fig.check(&f.id, Some("both orders".into()), *range));
                 }
                 continue;
@@ -294,8 +311,15 @@ impl Simulator for VariantSimulator {
 
     fn simulate(&self, rules: &Self::Rules, index: u64, dice: &mut Dice, out: &mut [i64]) {
         let play = |(home, away): &(Club, Club), dice: Dice| -> TeamStats {
-            let mut m = Match::with_dice(rules.clone(), home, away, dice, index, Options { retention: Some(0), ..Default::default() })
-                .expect("clubs were checked when the revision was compiled");
+            let mut m = Match::with_dice(
+                rules.clone(),
+                home,
+                away,
+                dice,
+                index,
+                Options { retention: Some(0), ..Default::default() },
+            )
+            .expect("clubs were checked when the revision was compiled");
             m.run();
             m.stats()[0].clone()
         };
@@ -314,9 +338,18 @@ impl Simulator for VariantSimulator {
 
 /// Every player of a side (keepers or outfield) with the given skills and attributes at `level`,
 /// or (`by`) moved by that many levels within the scale.
-fn with_level(rules: &Rules, club: &Club, keepers: bool, skills: &[&str], attributes: &[&str], level: i32, by: bool) -> Club {
+fn with_level(
+    rules: &Rules,
+    club: &Club,
+    keepers: bool,
+    skills: &[&str],
+    attributes: &[&str],
+    level: i32,
+    by: bool,
+) -> Club {
     let rs = &rules.rs;
-    let scale = |name: &str| rs.var(name).map_or((i32::MIN, i32::MAX), |v| (rs.vars[v].min as i32, rs.vars[v].max as i32));
+    let scale =
+        |name: &str| rs.var(name).map_or((i32::MIN, i32::MAX), |v| (rs.vars[v].min as i32, rs.vars[v].max as i32));
     let mut c = club.clone();
     for s in c.squad.iter_mut().filter(|s| (rules.roles.line_of(&s.role) == Some("goalkeeper")) == keepers) {
         for k in skills {
@@ -363,7 +396,8 @@ pub fn paired_facts(
     // A better, well-placed keeper concedes fewer goals: the away side's keepers at `low` against
     // at `high`, the home side shooting at them.
     let keeper = |level| with_level(rules, club, true, &["goalkeeping", "positioning"], &["dx", "iq"], level, false);
-    let r = lab_run(&VariantSimulator { base: (club.clone(), keeper(lo)), variant: (club.clone(), keeper(hi)) }, rev, s)?;
+    let r =
+        lab_run(&VariantSimulator { base: (club.clone(), keeper(lo)), variant: (club.clone(), keeper(hi)) }, rev, s)?;
     let (weak, strong) = (value(&r, "base_home_goals"), value(&r, "variant_home_goals"));
     out.push(fact(
         "keeper_levels",
@@ -373,7 +407,11 @@ pub fn paired_facts(
         strong < weak,
     ));
     let dribblers = |level| with_level(rules, club, false, &["dribbling"], &[], level, false);
-    let r = lab_run(&VariantSimulator { base: (dribblers(lo), club.clone()), variant: (dribblers(hi), club.clone()) }, rev, s)?;
+    let r = lab_run(
+        &VariantSimulator { base: (dribblers(lo), club.clone()), variant: (dribblers(hi), club.clone()) },
+        rev,
+        s,
+    )?;
     let (d_lo, d_hi) = (value(&r, "base_duels_won"), value(&r, "variant_duels_won"));
     out.push(fact(
         "dribbling_levels",
@@ -383,7 +421,11 @@ pub fn paired_facts(
         d_hi > d_lo,
     ));
     let tacklers = |level| with_level(rules, club, false, &["tackling"], &[], level, false);
-    let r = lab_run(&VariantSimulator { base: (club.clone(), tacklers(lo)), variant: (club.clone(), tacklers(hi)) }, rev, s)?;
+    let r = lab_run(
+        &VariantSimulator { base: (club.clone(), tacklers(lo)), variant: (club.clone(), tacklers(hi)) },
+        rev,
+        s,
+    )?;
     let (t_lo, t_hi) = (value(&r, "base_duels_won"), value(&r, "variant_duels_won"));
     out.push(fact(
         "tackling_levels",

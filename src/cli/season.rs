@@ -82,7 +82,19 @@ pub fn run(content: Option<&Path>, args: SeasonArgs) -> CliResult {
         args.seed
     );
     let w = season.table.iter().map(|r| r.name.chars().count()).max().unwrap_or(4).max(4);
-    outln!("  {:>2}  {:<w$}  {:>2} {:>2} {:>2} {:>2}  {:>3}:{:<3} {:>4}  {:>3}", "#", "club", "P", "W", "D", "L", "GF", "GA", "GD", "Pts");
+    outln!(
+        "  {:>2}  {:<w$}  {:>2} {:>2} {:>2} {:>2}  {:>3}:{:<3} {:>4}  {:>3}",
+        "#",
+        "club",
+        "P",
+        "W",
+        "D",
+        "L",
+        "GF",
+        "GA",
+        "GD",
+        "Pts"
+    );
     for (i, r) in season.table.iter().enumerate() {
         outln!(
             "  {:>2}  {:<w$}  {:>2} {:>2} {:>2} {:>2}  {:>3}:{:<3} {:>+4}  {:>3}",

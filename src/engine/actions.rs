@@ -814,7 +814,6 @@ impl Match {
             y: round2(r.spot.y),
         });
     }
-
 }
 
 fn outcome_name(o: PassOutcome) -> &'static str {

@@ -25,13 +25,14 @@ impl Match {
         for t in 0..2 {
             let mut now = 0;
             while self.stats[t].substitutions < rule.max && now < rule.per_stoppage {
-                let tired = self
-                    .sides[t]
+                let tired = self.sides[t]
                     .clone()
                     .filter(|&p| Some(p) != taker && self.state.holder() != Some(p))
                     .filter(|&p| self.state.players[p].line != Line::Goalkeeper)
                     .filter(|&p| self.state.players[p].stamina < rule.stamina_below)
-                    .min_by(|&a, &b| self.state.players[a].stamina.total_cmp(&self.state.players[b].stamina).then(a.cmp(&b)));
+                    .min_by(|&a, &b| {
+                        self.state.players[a].stamina.total_cmp(&self.state.players[b].stamina).then(a.cmp(&b))
+                    });
                 let Some(p) = tired else { break };
                 if !self.bring_on(t, p) {
                     break;
@@ -46,9 +47,7 @@ impl Match {
     fn bring_on(&mut self, t: usize, p: usize) -> bool {
         let line = self.state.players[p].line;
         let rules = self.rules.clone();
-        let line_of = |k: usize| {
-            rules.roles.line_of(&self.teams[t].club.squad[k].role).and_then(Line::from_id)
-        };
+        let line_of = |k: usize| rules.roles.line_of(&self.teams[t].club.squad[k].role).and_then(Line::from_id);
         let bench = &self.teams[t].bench;
         let Some(i) = bench
             .iter()

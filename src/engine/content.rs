@@ -750,8 +750,11 @@ impl PassPlans {
         // Difficulties well beyond the dice's totals behave like the ends; cover a wide band.
         let lo = spec.min_total() as i32 - 20;
         let hi = spec.max_total() as i32 + 20;
-        let mixed =
-            if fractional { (lo..=hi).map(|d| MixedPlan::build(d, odds, margins, params)).collect() } else { Vec::new() };
+        let mixed = if fractional {
+            (lo..=hi).map(|d| MixedPlan::build(d, odds, margins, params)).collect()
+        } else {
+            Vec::new()
+        };
         PassPlans { lo, plans: (lo..=hi).map(|d| PassPlan::build(d, odds, margins, params)).collect(), mixed }
     }
 

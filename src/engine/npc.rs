@@ -9,10 +9,10 @@
 
 use super::Match;
 use super::content::{CrossProbability, MixedPlan, PassPlan};
-use crate::dice::Difficulty;
 use super::geometry::{V2, along_segment, angle_between, sqrt_le};
 use super::log::{CandidateLog, Decision, Personality, StateSummary};
 use super::state::{Line, mix};
+use crate::dice::Difficulty;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -936,50 +936,50 @@ impl Match {
         // must beat the margin itself.
         let by_bin = self.rules.params.save_rule == 0.0;
         for (d, weight) in whole.into_iter().filter(|&(_, w)| w > 0.0) {
-        for total in spec.min_total()..=spec.max_total() {
-            let p = self.rules.rs.odds.exactly(total);
-            let margin = total as i32 - d;
-            if self.rules.margins.shot(margin) == super::content::ShotOutcome::OffTarget {
-                continue;
-            }
-            let (_, _, q_int) = self.rules.margins.pass(margin);
-            let entry = match sc.q_ints.iter().position(|&q| q == q_int) {
-                Some(i) => i,
-                None => {
-                    for &(o, _) in &sc.blockers {
-                        self.set(o, s.q_int, q_int);
-                        sc.diffs.push(self.difficulty(o, self.rules.pipes.interception));
+            for total in spec.min_total()..=spec.max_total() {
+                let p = self.rules.rs.odds.exactly(total);
+                let margin = total as i32 - d;
+                if self.rules.margins.shot(margin) == super::content::ShotOutcome::OffTarget {
+                    continue;
+                }
+                let (_, _, q_int) = self.rules.margins.pass(margin);
+                let entry = match sc.q_ints.iter().position(|&q| q == q_int) {
+                    Some(i) => i,
+                    None => {
+                        for &(o, _) in &sc.blockers {
+                            self.set(o, s.q_int, q_int);
+                            sc.diffs.push(self.difficulty(o, self.rules.pipes.interception));
+                        }
+                        sc.q_ints.push(q_int);
+                        sc.q_ints.len() - 1
                     }
-                    sc.q_ints.push(q_int);
-                    sc.q_ints.len() - 1
+                };
+                let odds = &self.rules.rs.odds;
+                let through: f64 = sc.diffs[entry * n..(entry + 1) * n]
+                    .iter()
+                    .map(|&bd| 1.0 - odds.chance_of(if compare { bd.plus(margin + 1) } else { bd }))
+                    .product();
+                let bin = self.rules.gk_placement.bin_index(margin as f64);
+                let beaten = match sc.keeper[bin].filter(|_| by_bin) {
+                    Some(b) => b,
+                    None => {
+                        self.set_scaled(keeper, s.shot_margin, margin as f64);
+                        let save = self.estimate(keeper, self.rules.pipes.save);
+                        // A keeper who cannot reach the shot does not save it.
+                        let b = match save.diff().filter(|_| save.possible) {
+                            Some(d) => self.beat_keeper(margin, d),
+                            None => 1.0,
+                        };
+                        sc.keeper[bin] = Some(b);
+                        b
+                    }
+                };
+                if weight == 1.0 {
+                    goal += p.as_f64() * through * beaten;
+                } else {
+                    goal += weight * p.as_f64() * through * beaten;
                 }
-            };
-            let odds = &self.rules.rs.odds;
-            let through: f64 = sc.diffs[entry * n..(entry + 1) * n]
-                .iter()
-                .map(|&bd| 1.0 - odds.chance_of(if compare { bd.plus(margin + 1) } else { bd }))
-                .product();
-            let bin = self.rules.gk_placement.bin_index(margin as f64);
-            let beaten = match sc.keeper[bin].filter(|_| by_bin) {
-                Some(b) => b,
-                None => {
-                    self.set_scaled(keeper, s.shot_margin, margin as f64);
-                    let save = self.estimate(keeper, self.rules.pipes.save);
-                    // A keeper who cannot reach the shot does not save it.
-                    let b = match save.diff().filter(|_| save.possible) {
-                        Some(d) => self.beat_keeper(margin, d),
-                        None => 1.0,
-                    };
-                    sc.keeper[bin] = Some(b);
-                    b
-                }
-            };
-            if weight == 1.0 {
-                goal += p.as_f64() * through * beaten;
-            } else {
-                goal += weight * p.as_f64() * through * beaten;
             }
-        }
         }
         self.strike_scratch = sc;
         (p_success, goal)

@@ -136,9 +136,9 @@ impl Match {
                 let round = self.state.round;
                 let ct = self.state.players[c].team;
                 let cpos = self.state.players[c].pos;
-                let beaten = self.opponents(ct).find(|&o| {
-                    matches!(self.state.players[o].beaten_by, Some((b, r)) if b == c && r + 1 >= round)
-                });
+                let beaten = self
+                    .opponents(ct)
+                    .find(|&o| matches!(self.state.players[o].beaten_by, Some((b, r)) if b == c && r + 1 >= round));
                 beaten.and_then(|b| {
                     let coverer = self
                         .opponents(ct)

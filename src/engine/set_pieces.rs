@@ -206,8 +206,7 @@ pub fn resolve(rs: &Ruleset) -> Result<Option<SetPieces>, ContentError> {
         return Ok(None);
     };
     let file = rs.revision.file(name);
-    let doc: Doc =
-        serde_json::from_value(value.clone()).map_err(|e| ContentError::Invalid(format!("{file}: {e}")))?;
+    let doc: Doc = serde_json::from_value(value.clone()).map_err(|e| ContentError::Invalid(format!("{file}: {e}")))?;
     let invalid = |at: &str, why: String| ContentError::Invalid(format!("{file}#{at}: {why}"));
     let mut missing = Vec::new();
     let mut action = |id: &str, at: &str| -> Result<usize, ContentError> {
@@ -238,7 +237,10 @@ pub fn resolve(rs: &Ruleset) -> Result<Option<SetPieces>, ContentError> {
                 }
             },
             (None, true) => Ok(Taker::Nearest),
-            _ => Err(invalid(at, "a taker is either ranked by a derived pipeline (rank) or the nearest player (nearest: true)".into())),
+            _ => Err(invalid(
+                at,
+                "a taker is either ranked by a derived pipeline (rank) or the nearest player (nearest: true)".into(),
+            )),
         }
     };
     let takers = [
@@ -272,7 +274,10 @@ pub fn resolve(rs: &Ruleset) -> Result<Option<SetPieces>, ContentError> {
     }
     let guesses: f64 = doc.penalty.aims.iter().map(|a| a.keeper_guess).sum();
     if doc.penalty.aims.iter().any(|a| !(0.0..=1.0).contains(&a.keeper_guess)) || (guesses - 1.0).abs() > 1e-9 {
-        return Err(invalid("/penalty/aims", format!("the keeper's guesses are shares that add up to 1 (they add up to {guesses})")));
+        return Err(invalid(
+            "/penalty/aims",
+            format!("the keeper's guesses are shares that add up to 1 (they add up to {guesses})"),
+        ));
     }
     for (at, v) in [
         ("/corner/short_range", doc.corner.short_range),

@@ -127,8 +127,17 @@ pub fn play(rules: Arc<Rules>, clubs: &[Club], seed: u64) -> Result<Season, Seas
         .par_iter()
         .map(|&(r, h, a)| {
             let s = fixture_seed(seed, r, &clubs[h].id, &clubs[a].id);
-            let mut m = Match::new(rules.clone(), &clubs[h], &clubs[a], s, Options { retention: Some(0), ..Default::default() })
-                .map_err(|e| SeasonError::Club { club: format!("{} v {}", clubs[h].id, clubs[a].id), message: e.to_string() })?;
+            let mut m = Match::new(
+                rules.clone(),
+                &clubs[h],
+                &clubs[a],
+                s,
+                Options { retention: Some(0), ..Default::default() },
+            )
+            .map_err(|e| SeasonError::Club {
+                club: format!("{} v {}", clubs[h].id, clubs[a].id),
+                message: e.to_string(),
+            })?;
             m.run();
             let goals = m
                 .events()
@@ -143,14 +152,18 @@ pub fn play(rules: Arc<Rules>, clubs: &[Club], seed: u64) -> Result<Season, Seas
         })
         .collect::<Result<_, SeasonError>>()?;
 
-    let mut table: Vec<Row> = clubs
-        .iter()
-        .map(|c| Row { club: c.id.clone(), name: c.name.clone(), ..Default::default() })
-        .collect();
+    let mut table: Vec<Row> =
+        clubs.iter().map(|c| Row { club: c.id.clone(), name: c.name.clone(), ..Default::default() }).collect();
     let mut out_rounds: Vec<Vec<Fixture>> = vec![Vec::new(); rounds.len()];
     let mut goals: std::collections::BTreeMap<(usize, u32), u32> = std::collections::BTreeMap::new();
     for (r, h, a, s, score, scorers) in played {
-        out_rounds[r].push(Fixture { round: r + 1, home: clubs[h].id.clone(), away: clubs[a].id.clone(), seed: s, score });
+        out_rounds[r].push(Fixture {
+            round: r + 1,
+            home: clubs[h].id.clone(),
+            away: clubs[a].id.clone(),
+            seed: s,
+            score,
+        });
         for (club, gf, ga) in [(h, score[0], score[1]), (a, score[1], score[0])] {
             let row = &mut table[club];
             row.played += 1;
