@@ -28,7 +28,7 @@ fn full_match(c: &mut Criterion) {
         b.iter(|| {
             seed += 1;
             let mut m = Match::new(rules.clone(), &club, &club, seed, Options::default()).unwrap();
-            m.run();
+            m.run().unwrap();
             black_box(m.score())
         })
     });
@@ -39,7 +39,7 @@ fn full_match(c: &mut Criterion) {
             let mut m =
                 Match::new(rules.clone(), &club, &club, seed, Options { retention: Some(0), ..Default::default() })
                     .unwrap();
-            m.run();
+            m.run().unwrap();
             black_box(m.score())
         })
     });
@@ -55,7 +55,7 @@ fn lab_matches(threads: usize, club: &Club) -> impl FnMut() {
     move || {
         let req = Request { revision: &rev, against: None, scenarios: &only_base, simulations: 40, seed: 1 };
         let prepared = lab::prepare(&sim, &req).unwrap();
-        black_box(pool.install(|| lab::run(&sim, &prepared, Shard::ALL, &|_| {})));
+        black_box(pool.install(|| lab::run(&sim, &prepared, Shard::ALL, &|_| {}).unwrap()));
     }
 }
 

@@ -38,7 +38,7 @@ fn study(games: u64, threads: usize) -> impl FnMut() {
     move || {
         let req = Request { revision: &rev, against: None, scenarios: &[], simulations: games, seed: 1 };
         let prepared = lab::prepare(&TrilhaSimulator, &req).unwrap();
-        black_box(pool.install(|| lab::run(&TrilhaSimulator, &prepared, Shard::ALL, &|_| {})));
+        black_box(pool.install(|| lab::run(&TrilhaSimulator, &prepared, Shard::ALL, &|_| {}).unwrap()));
     }
 }
 

@@ -3,6 +3,7 @@
 //! Data flows one way: `catalog` (versioned, fingerprinted content) → `ruleset` (compiled) →
 //! `pipeline` (resolution with contributions) → higher layers. See ARCHITECTURE.md.
 
+pub mod api;
 pub mod calibrate;
 pub mod catalog;
 pub mod cli;
@@ -17,4 +18,5 @@ pub mod ruleset;
 pub mod run;
 pub mod season;
 pub mod sheet;
+pub mod store;
 pub mod trilha;

@@ -15,7 +15,7 @@ fn season(home: &Club, away: &Club) -> Vec<(TeamStats, TeamStats)> {
             let mut m =
                 Match::new(rules.clone(), home, away, seed, Options { retention: Some(0), ..Default::default() })
                     .unwrap();
-            m.run();
+            m.run().unwrap();
             (m.stats()[0].clone(), m.stats()[1].clone())
         })
         .collect()

@@ -10,7 +10,7 @@ fn play(seed: u64) -> Match {
     let mut m =
         Match::new(engine_rules(), &fixture_club("test_home"), &fixture_club("test_away"), seed, Options::default())
             .unwrap();
-    m.run();
+    m.run().unwrap();
     m
 }
 
@@ -108,6 +108,7 @@ fn play_human(seed: u64, kind: Kind, decisions: usize) -> Match {
     loop {
         match m.step() {
             Step::Finished => break,
+            Step::Faulted => panic!("{:?}", m.fault()),
             Step::Round => {}
             Step::Decision if made < decisions => {
                 let c = m.candidates().unwrap();
@@ -201,7 +202,7 @@ fn the_decision_log_keeps_what_retention_allows_and_counts_the_rest() {
         Options { retention: Some(50), ..Default::default() },
     )
     .unwrap();
-    m.run();
+    m.run().unwrap();
     let log = m.decisions();
     assert_eq!(log.len(), 50);
     assert!(log.dropped() > 100);
@@ -253,7 +254,7 @@ fn logging_more_or_fewer_decisions_never_shifts_the_dice() {
             Options { retention: Some(retention), ..Default::default() },
         )
         .unwrap();
-        m.run();
+        m.run().unwrap();
         m.round_hashes().to_vec()
     };
     assert_eq!(run(0), run(5000));
@@ -277,7 +278,7 @@ fn a_loose_ball_is_always_reached() {
         for seed in seeds {
             let mut m = Match::new(rules.clone(), &home, &away, seed, Options::default()).unwrap();
             let (mut spell, mut longest) = (0, 0);
-            while m.step() != Step::Finished {
+            while m.step() == Step::Round {
                 spell = if m.state().ball_state == microfut::engine::state::Ball::Loose { spell + 1 } else { 0 };
                 longest = longest.max(spell);
             }
@@ -296,13 +297,48 @@ fn revisions_play_with_the_values_later_ones_carry() {
         let rules = microfut::run::rules_for(&catalog, Some(v)).expect("published revision compiles");
         let mut m =
             Match::new(rules, &fixture_club("test_home"), &fixture_club("test_away"), 21, Options::default()).unwrap();
-        m.run();
+        m.run().unwrap();
         (m.round_hashes().to_vec(), serde_json::to_value(m.summary()).unwrap())
     };
     let old = play_under("0.5.2");
     assert!(old.0.len() > 1000);
     assert_eq!(old, play_under("0.5.3"));
     assert_eq!(old, play_under("0.5.4"));
+}
+
+/// 0.5.5 only declares its parameters' domains (and widens two coordinates' scales to the
+/// largest pitch they allow): on the same seeds it plays 0.5.4's matches — every round, event and
+/// logged decision.
+#[test]
+fn revision_0_5_5_plays_exactly_like_0_5_4() {
+    let catalog = Catalog::load(&ContentTree::embedded());
+    let sample = |id: &str| {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("content/microfut/clubs/{id}.json"));
+        microfut::club::Club::load(&path).unwrap()
+    };
+    let pairs = [
+        (fixture_club("test_home"), fixture_club("test_away")),
+        (sample("esporte_clube_mandacaru"), sample("uniao_pedra_branca")),
+    ];
+    let play_under = |v: &str, home: &microfut::club::Club, away: &microfut::club::Club, seed: u64| {
+        let rules = microfut::run::rules_for(&catalog, Some(v)).expect("published revision compiles");
+        let mut m = Match::new(rules, home, away, seed, Options::default()).unwrap();
+        m.run().unwrap();
+        let log = serde_json::to_value(m.decisions().decisions().collect::<Vec<_>>()).unwrap();
+        (
+            m.round_hashes().to_vec(),
+            serde_json::to_value(m.events()).unwrap(),
+            log,
+            serde_json::to_value(m.summary()).unwrap(),
+        )
+    };
+    for (home, away) in &pairs {
+        for seed in [1, 7, 2026] {
+            let before = play_under("0.5.4", home, away, seed);
+            assert!(before.0.len() > 1000);
+            assert!(before == play_under("0.5.5", home, away, seed), "{} v {} seed {seed}", home.id, away.id);
+        }
+    }
 }
 
 /// A revision newer than the one that introduced such a parameter must carry it itself: a draft
@@ -319,9 +355,7 @@ fn a_revision_without_a_former_code_value_it_should_carry_is_refused() {
     assert_eq!(o.status.code(), Some(1));
     let said = format!("{}{}", stdout(&o), stderr(&o));
     assert!(
-        said.contains(
-            "microfut/0.5.9/params.json#/params: revision microfut 0.5.9 has no parameter 'parry_spread', which the match engine needs"
-        ),
+        said.contains("microfut/0.5.9/params.json#/params: revision microfut 0.5.9 has no parameter 'parry_spread', which the match engine needs"),
         "{said}"
     );
     let out = tmp.path().join("run.json");
@@ -361,8 +395,8 @@ fn angles_given_by_their_bins_play_the_exact_match() {
     for seed in [3, 17] {
         let mut a = Match::new(planned.clone(), &home, &away, seed, Options::default()).unwrap();
         let mut b = Match::new(exact.clone(), &home, &away, seed, Options::default()).unwrap();
-        a.run();
-        b.run();
+        a.run().unwrap();
+        b.run().unwrap();
         assert_eq!(a.round_hashes(), b.round_hashes(), "seed {seed}");
         assert_eq!(serde_json::to_value(a.events()).unwrap(), serde_json::to_value(b.events()).unwrap());
         let log = |m: &Match| serde_json::to_value(m.decisions().decisions().collect::<Vec<_>>()).unwrap();
@@ -444,7 +478,7 @@ fn explanations_show_exact_angles() {
                 m.decide_npc().unwrap();
             }
             Step::Round => {}
-            Step::Finished => panic!("too few passes"),
+            Step::Finished | Step::Faulted => panic!("too few passes"),
         }
     }
 }

@@ -75,8 +75,8 @@ fn publish_refuses_an_unreadable_catalog_and_writes_nothing() {
         let cat = content.join("microfut/catalog.json");
         let text = fs::read_to_string(&cat).unwrap();
         fs::write(&cat, breakage(&text)).unwrap();
-        draft_copy(&content, "0.5.4", "0.5.9");
-        edit_json(&content.join("microfut/0.5.9/manifest.json"), |m| m["parent"] = json!("0.5.4"));
+        draft_copy(&content, "0.5.5", "0.5.9");
+        edit_json(&content.join("microfut/0.5.9/manifest.json"), |m| m["parent"] = json!("0.5.5"));
         let before = tree_state(&content);
         let err = refused(
             &["publish", "microfut", "0.5.9", "--content", c],
@@ -122,9 +122,9 @@ fn a_catalog_naming_a_missing_revision_folder_is_refused_not_skipped() {
 fn a_draft_for_another_engine_fails_validate_and_is_not_published() {
     let (_tmp, content) = content_copy();
     let c = s(&content);
-    let draft = draft_copy(&content, "0.5.4", "0.5.9");
+    let draft = draft_copy(&content, "0.5.5", "0.5.9");
     edit_json(&draft.join("manifest.json"), |m| {
-        m["parent"] = json!("0.5.4");
+        m["parent"] = json!("0.5.5");
         m["engine"] = json!(">=9.0.0");
     });
     found(&["validate", "--content", c], &["microfut/0.5.9/manifest.json#/engine", "requires engine >=9.0.0"]);

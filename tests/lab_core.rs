@@ -20,7 +20,7 @@ fn run_in_pool<S: Simulator>(sim: &S, req: &Request, threads: usize, shard: Shar
         .num_threads(threads)
         .build()
         .unwrap()
-        .install(|| lab::run(sim, &prepared, shard, &|_| {}))
+        .install(|| lab::run(sim, &prepared, shard, &|_| {}).unwrap())
 }
 
 #[test]
@@ -86,11 +86,12 @@ impl Simulator for Coins {
             },
         ]
     }
-    fn simulate(&self, _: &(), _: u64, dice: &mut Dice, out: &mut [i64]) {
+    fn simulate(&self, _: &(), _: u64, dice: &mut Dice, out: &mut [i64]) -> Result<(), String> {
         let flips = 10;
         out[0] = (0..flips).map(|_| i64::from(dice.below(2))).sum();
         out[1] = flips;
         out[2] = i64::from(dice.die(6));
+        Ok(())
     }
 }
 
@@ -104,7 +105,7 @@ fn another_simulator_plugs_in_and_its_intervals_cover_the_truth() {
         let scenarios = ["G".to_string()];
         let req = Request { revision: rev, against: None, scenarios: &scenarios, simulations: 200, seed };
         let prepared = lab::prepare(&Coins, &req).unwrap();
-        let accs = lab::run(&Coins, &prepared, Shard::ALL, &|_| {});
+        let accs = lab::run(&Coins, &prepared, Shard::ALL, &|_| {}).unwrap();
         let v = Report::new(prepared.identity, &accs).json();
         let ci = |key: &str| -> (f64, f64) {
             let c = &v["scenarios"][0][key];
@@ -128,7 +129,7 @@ fn ab_of_a_revision_with_itself_is_exactly_zero_for_ratios_too() {
     let rev = cat.revision("trilha", None).unwrap();
     let req = Request { revision: rev, against: Some(rev), scenarios: &[], simulations: 500, seed: 3 };
     let prepared = lab::prepare(&Coins, &req).unwrap();
-    let accs = lab::run(&Coins, &prepared, Shard::ALL, &|_| {});
+    let accs = lab::run(&Coins, &prepared, Shard::ALL, &|_| {}).unwrap();
     let v = Report::new(prepared.identity, &accs).json();
     for s in v["scenarios"].as_array().unwrap() {
         assert_eq!(s["heads"]["difference"], 0.0);
@@ -187,10 +188,10 @@ proptest! {
         let scenarios = ["D".to_string(), "G".to_string()];
         let req = Request { revision: rev, against: None, scenarios: &scenarios, simulations: n, seed };
         let prepared = lab::prepare(&TrilhaSimulator, &req).unwrap();
-        let whole = lab::run(&TrilhaSimulator, &prepared, Shard::ALL, &|_| {});
+        let whole = lab::run(&TrilhaSimulator, &prepared, Shard::ALL, &|_| {}).unwrap();
         let mut merged: Vec<Accumulator> = prepared.layouts().iter().map(Accumulator::new).collect();
         for index in 0..count {
-            let part = lab::run(&TrilhaSimulator, &prepared, Shard { index, count }, &|_| {});
+            let part = lab::run(&TrilhaSimulator, &prepared, Shard { index, count }, &|_| {}).unwrap();
             merged.iter_mut().zip(&part).for_each(|(a, b)| a.merge(b));
         }
         prop_assert_eq!(merged, whole);

@@ -336,9 +336,10 @@ fn club_generate_is_deterministic_and_refuses_cleanly() {
 #[test]
 fn validate_reports_broken_sheet_and_club_rules_with_pointers() {
     let (_tmp, content) = content_copy();
-    // 0.5.1 is published (immutable): break a draft copy of it.
+    // 0.5.5 is published (immutable): break a draft copy of it (a draft declares parameter domains,
+    // as 0.5.5 does).
     let rev = content.join("microfut/0.5.9");
-    copy_dir(&content.join("microfut/0.5.1"), &rev);
+    copy_dir(&content.join("microfut/0.5.5"), &rev);
     edit_json(&rev.join("manifest.json"), |m| {
         m["version"] = json!("0.5.9");
         m["status"] = json!("draft");

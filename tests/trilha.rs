@@ -122,7 +122,7 @@ fn the_authors_claims_hold_at_100_000_games() {
     let rev = revision();
     let req = Request { revision: &rev, against: None, scenarios: &[], simulations: 100_000, seed: 1 };
     let prepared = lab::prepare(&TrilhaSimulator, &req).unwrap();
-    let accs = lab::run(&TrilhaSimulator, &prepared, Shard::ALL, &|_| {});
+    let accs = lab::run(&TrilhaSimulator, &prepared, Shard::ALL, &|_| {}).unwrap();
     let v = Report::new(prepared.identity, &accs).json();
     let shares = |i: usize| -> Vec<f64> {
         v["scenarios"][i]["win_share"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect()

@@ -346,7 +346,7 @@ pub fn same_seed(rules: &Arc<Rules>, t: &Targets, clubs: &Clubs) -> Result<Check
         let mut m =
             Match::new(rules.clone(), club, club, seed, Options { retention: Some(retention), ..Default::default() })
                 .map_err(|e| e.to_string())?;
-        m.run();
+        m.run().map_err(|e| e.to_string())?;
         Ok(m.round_hashes().to_vec())
     };
     Ok(match &t.same_seed {

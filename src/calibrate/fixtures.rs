@@ -17,7 +17,7 @@ fn lab_run<S: Simulator>(sim: &S, rev: &Revision, s: &Settings) -> Result<Report
     let scenarios = vec!["base".to_string()];
     let req = Request { revision: rev, against: None, scenarios: &scenarios, simulations: s.matches, seed: s.seed };
     let prepared = lab::prepare(sim, &req).map_err(|e| e.to_string())?;
-    let accs = lab::run(sim, &prepared, Shard::ALL, &|_| {});
+    let accs = lab::run(sim, &prepared, Shard::ALL, &|_| {}).map_err(|e| e.to_string())?;
     Ok(Report::new(prepared.identity, &accs))
 }
 
@@ -309,8 +309,8 @@ impl Simulator for VariantSimulator {
         ]
     }
 
-    fn simulate(&self, rules: &Self::Rules, index: u64, dice: &mut Dice, out: &mut [i64]) {
-        let play = |(home, away): &(Club, Club), dice: Dice| -> TeamStats {
+    fn simulate(&self, rules: &Self::Rules, index: u64, dice: &mut Dice, out: &mut [i64]) -> Result<(), String> {
+        let play = |(home, away): &(Club, Club), dice: Dice| -> Result<TeamStats, String> {
             let mut m = Match::with_dice(
                 rules.clone(),
                 home,
@@ -320,10 +320,10 @@ impl Simulator for VariantSimulator {
                 Options { retention: Some(0), ..Default::default() },
             )
             .expect("clubs were checked when the revision was compiled");
-            m.run();
-            m.stats()[0].clone()
+            m.run().map_err(|e| e.to_string())?;
+            Ok(m.stats()[0].clone())
         };
-        let (b, v) = (play(&self.base, dice.clone()), play(&self.variant, dice.clone()));
+        let (b, v) = (play(&self.base, dice.clone())?, play(&self.variant, dice.clone())?);
         out[..7].copy_from_slice(&[
             b.goals as i64,
             v.goals as i64,
@@ -333,6 +333,7 @@ impl Simulator for VariantSimulator {
             v.dribbles_won as i64,
             (v.dribbles_won + v.dribbles_lost) as i64,
         ]);
+        Ok(())
     }
 }
 

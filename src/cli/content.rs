@@ -1,7 +1,8 @@
 //! Loading content for a command and checking revisions for meaning, per ruleset.
 
 use super::CliError;
-use crate::catalog::{Catalog, ContentTree, Diagnostic, Revision};
+use crate::catalog::{Catalog, ContentTree, Diagnostic, Revision, RulesetEntry};
+use crate::ruleset::domain::{self, Policy};
 use std::path::Path;
 
 /// The catalog from `--content DIR`, or the embedded content.
@@ -16,17 +17,42 @@ pub fn load_catalog(content: Option<&Path>) -> Result<Catalog, CliError> {
 /// The meaning check of a revision, chosen by its ruleset; then, when the revision itself is
 /// sound, the same check on every lab scenario it declares (each overlay applied).
 pub fn meaning_check(rev: &Revision) -> Vec<Diagnostic> {
-    let out = ruleset_check(rev);
+    meaning_check_with(rev, None)
+}
+
+/// `validate`'s meaning check: [`meaning_check`], with the parameter domains a published
+/// revision that predates them borrows from the first that declares them, and a refusal for a
+/// published revision after that one that declares none.
+pub fn meaning_check_in(entry: &RulesetEntry, rev: &Revision) -> Vec<Diagnostic> {
+    let legacy = domain::legacy_source(entry, rev);
+    let mut out = domain::missing_after_source(entry, rev);
+    out.extend(meaning_check_with(rev, legacy.as_ref()));
+    out
+}
+
+/// The meaning check of the revision itself, without its scenarios (each of which can only add
+/// refusals): what a content mutation is judged by in the property tests.
+pub fn revision_check(rev: &Revision) -> Vec<Diagnostic> {
+    ruleset_check(rev, Policy::Own)
+}
+
+fn meaning_check_with(rev: &Revision, legacy: Option<&domain::LegacyDomains>) -> Vec<Diagnostic> {
+    let policy = legacy.map_or(Policy::Own, Policy::Borrowed);
+    let out = ruleset_check(rev, policy);
     if !out.is_empty() {
         return out;
     }
-    crate::lab::scenario::check(rev, &ruleset_check)
+    crate::lab::scenario::check(rev, &|patched: &Revision| {
+        let mut d = ruleset_check(patched, policy);
+        d.extend(domain::changed_by(rev, patched));
+        d
+    })
 }
 
-fn ruleset_check(rev: &Revision) -> Vec<Diagnostic> {
+fn ruleset_check(rev: &Revision, domains: Policy) -> Vec<Diagnostic> {
     match rev.ruleset.as_str() {
         "microfut" => {
-            let compiled = crate::ruleset::compile(rev);
+            let compiled = crate::ruleset::compile_with(rev, domains);
             let mut out = match &compiled {
                 Ok(_) => Vec::new(),
                 Err(d) => d.clone(),

@@ -65,7 +65,7 @@ pub fn run(content: Option<&Path>, args: DemoArgs) -> CliResult {
             let away = super::matchday::load_club(&catalog, "sociedade_esportiva_serra_azul", &rules.rs)?;
             let mut m = crate::engine::Match::new(rules, &home, &away, 2026, crate::engine::Options::default())
                 .map_err(super::CliError::input)?;
-            m.run();
+            m.run().map_err(super::CliError::input)?;
             let (s, score) = (m.stats(), m.score());
             outln!(
                 "\n4. A match, every play resolved like the ones above ({} rounds, seed 2026):\n",

@@ -249,6 +249,7 @@ fn run_with<S: Simulator>(
         None => lab::run(sim, &prepared, shard_or_all, &tick),
     };
     bar.finish_and_clear();
+    let accs = accs.map_err(CliError::input)?;
     if !args.quiet {
         let threads = args.threads.map(usize::from).unwrap_or_else(rayon::current_num_threads);
         eprintln!(

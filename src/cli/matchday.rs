@@ -150,6 +150,7 @@ pub fn play(
     loop {
         match m.step() {
             Step::Finished => break,
+            Step::Faulted => return Err(CliError::input(m.fault().expect("a faulted match says why"))),
             Step::Round => {}
             Step::Decision => match next.next() {
                 Some((k, intent)) => {

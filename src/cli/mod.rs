@@ -19,10 +19,12 @@ mod lab;
 mod lab_report;
 pub mod matchday;
 mod odds;
+mod play;
 mod publish;
 mod render;
 mod resolve;
 mod season;
+mod serve;
 pub mod sheet;
 mod trilha;
 mod validate;
@@ -30,7 +32,7 @@ mod validate;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 
-pub use content::{load_catalog, meaning_check};
+pub use content::{load_catalog, meaning_check, revision_check};
 
 #[derive(Debug, Parser)]
 #[command(name = "microfut", version, about = "Microfut rules engine: resolve plays, validate and publish content")]
@@ -72,6 +74,10 @@ pub enum Command {
     Age(sheet::AgeArgs),
     /// Validate or generate clubs.
     Club(club::ClubArgs),
+    /// Serve the web page, the HTTP API (/api/v1) and the run store: play a match in a browser.
+    Serve(serve::ServeArgs),
+    /// Play a match at the terminal prompt: the candidates with their odds at each of your decisions.
+    Play(play::PlayArgs),
 }
 
 /// A failure with its exit code.
@@ -140,6 +146,8 @@ pub fn run(cli: Cli) -> CliResult {
         Command::Train(a) => sheet::run_train(content, a),
         Command::Age(a) => sheet::run_age(content, a),
         Command::Club(a) => club::run(content, a),
+        Command::Serve(a) => serve::run(content, a),
+        Command::Play(a) => play::run(content, a),
     }
 }
 

@@ -58,6 +58,9 @@ pub fn evaluate<'a>(
     }
     let mut trace = Vec::new();
     let res = p.resolve_traced(&prepared.inputs, &mut trace);
+    if let Some(fault) = p.fault(&res) {
+        return Err(CliError::input(fault));
+    }
     let explanation = p.explain(&trace, &res);
     let dice = rs.dice();
     let roll = match (roll, seed, res.difficulty) {

@@ -1,4 +1,5 @@
-use super::{CliError, CliResult, load_catalog, meaning_check};
+use super::content::meaning_check_in;
+use super::{CliError, CliResult, load_catalog};
 use crate::catalog::{Catalog, Diagnostic, Status};
 use std::path::Path;
 
@@ -40,7 +41,7 @@ pub fn run(content: Option<&Path>, args: ValidateArgs) -> CliResult {
                 ));
             }
             if mine.is_empty() {
-                mine.extend(meaning_check(rev));
+                mine.extend(meaning_check_in(entry, rev));
             }
             if mine.is_empty()
                 && let Err(e) = crate::catalog::check_engine(rev)

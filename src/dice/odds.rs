@@ -66,6 +66,33 @@ impl Difficulty {
     }
 }
 
+/// Ways to roll each total `t` (index `t`, from 0) with `count` dice of `sides` faces, exactly,
+/// in time linear in count × sides — one step per total, no enumeration of rolls and no
+/// die-by-die convolution.
+///
+/// With n dice of s sides the totals minus n are the coefficients q_j of
+/// Q(x) = ((1 − xˢ)/(1 − x))ⁿ. Differentiating log Q and clearing denominators gives
+/// Q′·(1 − x)(1 − xˢ) = n·Q·(1 − s·xˢ⁻¹ + (s − 1)·xˢ), whose coefficients are the recurrence
+///   (j + 1)·q_{j+1} = (j + n)·q_j + (j − s + 1 − n·s)·q_{j−s+1} + (n·(s − 1) − j + s)·q_{j−s},
+/// with q_0 = 1 and q_j = 0 for j < 0. The division is exact (q_{j+1} is an integer); terms are
+/// below 2⁶⁴ (a count of outcomes) times n·s, so `i128` holds them.
+fn distribution(spec: DiceSpec) -> Vec<u64> {
+    let (n, s) = (i128::from(spec.count), i128::from(spec.sides));
+    let top = (n * (s - 1)) as usize;
+    let mut q = vec![0i128; top + 1];
+    q[0] = 1;
+    let at = |q: &[i128], j: i128| if j < 0 { 0 } else { q[j as usize] };
+    for j in 0..top as i128 {
+        let next =
+            (j + n) * q[j as usize] + (j - s + 1 - n * s) * at(&q, j - s + 1) + (n * (s - 1) - j + s) * at(&q, j - s);
+        debug_assert_eq!(next % (j + 1), 0, "the recurrence divides exactly");
+        q[j as usize + 1] = next / (j + 1);
+    }
+    let mut dist = vec![0u64; spec.count as usize];
+    dist.extend(q.into_iter().map(|w| u64::try_from(w).expect("a count of outcomes fits u64")));
+    dist
+}
+
 /// `at_least[t]` = number of outcomes whose total is ≥ t, for every t.
 #[derive(Debug, Clone)]
 pub struct Odds {
@@ -78,20 +105,18 @@ pub struct Odds {
 }
 
 impl Odds {
+    /// Whether `spec` can be counted exactly: at least one die of at least two sides, and
+    /// sides^count outcomes that fit the counters. Content with other dice is refused when it
+    /// is checked (the schema bounds count and sides; this bounds their product).
+    pub fn supports(spec: DiceSpec) -> bool {
+        spec.count >= 1 && spec.sides >= 2 && u64::from(spec.sides).checked_pow(spec.count).is_some()
+    }
+
     pub fn new(spec: DiceSpec) -> Self {
-        assert!(spec.count >= 1 && spec.sides >= 2 && spec.count <= 12, "unsupported dice {spec:?}");
-        // Convolution of `count` uniform dice.
-        let mut dist = vec![1u64];
-        for _ in 0..spec.count {
-            let mut next = vec![0u64; dist.len() + spec.sides as usize];
-            for (total, &ways) in dist.iter().enumerate() {
-                for face in 1..=spec.sides as usize {
-                    next[total + face] += ways;
-                }
-            }
-            dist = next;
-        }
-        let outcomes: u64 = dist.iter().sum();
+        assert!(Self::supports(spec), "unsupported dice {spec:?}");
+        let dist = distribution(spec);
+        let outcomes: u64 = u64::from(spec.sides).pow(spec.count);
+        debug_assert_eq!(dist.iter().map(|&w| u128::from(w)).sum::<u128>(), u128::from(outcomes));
         let mut at_least = vec![0u64; dist.len() + 1];
         for t in (0..dist.len()).rev() {
             at_least[t] = at_least[t + 1] + dist[t];
@@ -167,6 +192,49 @@ mod tests {
         assert_eq!(o.success(19).favourable, 0);
         assert_eq!(o.success(-5).favourable, 216);
         assert_eq!(o.totals().map(|(_, p)| p.favourable).sum::<u64>(), 216);
+    }
+
+    /// Die-by-die convolution: the obvious way, quadratic, as the reference.
+    fn convolved(spec: DiceSpec) -> Vec<u128> {
+        let mut dist = vec![1u128];
+        for _ in 0..spec.count {
+            let mut next = vec![0u128; dist.len() + spec.sides as usize];
+            for (total, &ways) in dist.iter().enumerate() {
+                for face in 1..=spec.sides as usize {
+                    next[total + face] += ways;
+                }
+            }
+            dist = next;
+        }
+        dist
+    }
+
+    #[test]
+    fn the_recurrence_counts_what_convolution_counts() {
+        for count in 1..=12 {
+            for sides in (2..=40).chain([60, 99, 100]) {
+                let spec = DiceSpec { count, sides };
+                if !Odds::supports(spec) {
+                    continue;
+                }
+                let want = convolved(spec);
+                let got = distribution(spec);
+                assert_eq!(got.len(), want.len(), "{count}d{sides}");
+                assert!(got.iter().zip(&want).all(|(&g, &w)| u128::from(g) == w), "{count}d{sides}");
+            }
+        }
+    }
+
+    #[test]
+    fn dice_whose_outcomes_overflow_are_not_supported() {
+        assert!(Odds::supports(DiceSpec { count: 12, sides: 40 }));
+        assert!(!Odds::supports(DiceSpec { count: 12, sides: 41 }));
+        assert!(Odds::supports(DiceSpec { count: 3, sides: 100 }));
+        assert!(!Odds::supports(DiceSpec { count: 0, sides: 6 }));
+        assert!(!Odds::supports(DiceSpec { count: 3, sides: 1 }));
+        let o = Odds::new(DiceSpec { count: 12, sides: 40 });
+        assert_eq!(o.success(12).favourable, 40u64.pow(12));
+        assert_eq!(o.success(480).favourable, 1);
     }
 
     #[test]

@@ -501,6 +501,7 @@ impl Match {
             _ => None,
         };
         let roll = res.roll(&mut self.dice, &self.rules.rs.pipelines[pipe]);
+        self.journal(c, pipe, &res, roll);
         let margin = roll.margin;
         self.stats[t].shots += 1;
         self.stats[t].shot_probability_sum += res.chance();

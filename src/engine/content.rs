@@ -22,8 +22,27 @@ pub enum ContentError {
         "revision {revision} has no {what} (a {schema} document), which the match engine needs; it can resolve single tests (`microfut resolve`) but not play matches — use a revision that carries the match documents, or compare variants of one with its scenarios"
     )]
     NoDocument { revision: String, what: &'static str, schema: &'static str },
-    #[error("{0}")]
-    Invalid(String),
+    /// Problems at places in content, each with its document and JSON pointer.
+    #[error("{}", .0.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("; "))]
+    Invalid(Vec<Diagnostic>),
+}
+
+impl ContentError {
+    fn at(file: impl Into<String>, pointer: impl Into<String>, message: impl Into<String>) -> ContentError {
+        ContentError::Invalid(vec![Diagnostic::new(file, pointer, message)])
+    }
+}
+
+/// A problem with a parameter's value, at `params.json#/params/N/value`.
+fn param_error(rs: &Ruleset, id: &str, message: String) -> ContentError {
+    match rs.params.iter().find(|p| p.id == id) {
+        Some(p) => {
+            let (file, pointer) = crate::ruleset::split_source(&p.source);
+            ContentError::at(file, format!("{pointer}/value"), message)
+        }
+        // A value engine 0.5.1 kept in code (`legacy`): nowhere in content to point at.
+        None => ContentError::at(rs.revision.file("manifest.json"), "", message),
+    }
 }
 
 /// Pipeline indices.
@@ -143,17 +162,19 @@ impl<T: Copy> Tagged<T> {
     fn new(rs: &Ruleset, id: &str, map: &[(&str, T)]) -> Result<Self, ContentError> {
         let table = rs.need_range_table(id, BY).map_err(|m| ContentError::Missing(vec![m]))?;
         let mut by_bin = Vec::new();
-        for b in &table.bins {
+        for (i, b) in table.bins.iter().enumerate() {
             let tag = b.tag.as_deref().unwrap_or("");
             match map.iter().find(|(t, _)| *t == tag) {
                 Some((_, v)) => by_bin.push(*v),
                 None => {
                     let known: Vec<&str> = map.iter().map(|(t, _)| *t).collect();
-                    return Err(ContentError::Invalid(format!(
-                        "{}: table '{id}' has a bin tagged '{tag}'; the match engine knows {}",
-                        rs.label(),
-                        known.join(", ")
-                    )));
+                    let source = rs.table(id).map(|t| t.source.clone()).unwrap_or_default();
+                    let (file, pointer) = crate::ruleset::split_source(&source);
+                    return Err(ContentError::at(
+                        file,
+                        format!("{pointer}/bins/{i}/tag"),
+                        format!("table '{id}' has a bin tagged '{tag}'; the match engine knows {}", known.join(", ")),
+                    ));
                 }
             }
         }
@@ -579,6 +600,11 @@ pub struct Since06 {
 /// The most players positioning sends to press the carrier, or to support him.
 pub const MAX_HELPERS: usize = 4;
 
+/// The most rounds a match may last: what the engine keeps per round (a state hash, events) is
+/// held in memory. A capacity, not a rule: the clock's parameters' domains keep content far
+/// below it (0.5.5: at most 4 halves of 60 min in rounds of 0.5 s, 28,800 rounds).
+pub const MAX_ROUNDS: u32 = 100_000;
+
 /// The most context values a memoised pipeline may read.
 pub const MEMO_KEY: usize = 3;
 
@@ -781,36 +807,56 @@ pub struct DuelOdds {
 }
 
 impl DuelOdds {
+    /// Both tests' margins enter only through their difference, and that difference through
+    /// the difference of the difficulties: the distribution of (carrier total − defender total)
+    /// is computed once and each pair of difficulties reads it, so the table costs the square
+    /// of the totals, not their fourth power. Counts are exact integers (`u128`: up to the
+    /// square of the outcomes), divided once per entry as before.
     fn new(odds: &crate::dice::Odds, tackle: &Tagged<DuelOutcome>) -> DuelOdds {
         let spec = odds.spec();
         // Difficulties of actions lie between 21 − max and 21 − min of any clamp; cover the dice.
         let lo = spec.min_total() as i32 - 2;
         let hi = spec.max_total() as i32 + 2;
         let n = (hi - lo + 1) as usize;
+        let totals: Vec<(i32, u128)> = odds.totals().map(|(t, p)| (t as i32, u128::from(p.favourable))).collect();
+        // ways[d − d_lo] = outcome pairs with carrier total − defender total = d.
+        let (tmin, tmax) = (spec.min_total() as i32, spec.max_total() as i32);
+        let d_lo = tmin - tmax;
+        let mut ways = vec![0u128; (2 * (tmax - tmin) + 1) as usize];
+        for &(ta, pa) in &totals {
+            for &(tb, pb) in &totals {
+                ways[(ta - tb - d_lo) as usize] += pa * pb;
+            }
+        }
+        let all: u128 = ways.iter().sum();
+        // Per difference of difficulties e = da − db: the margins' difference is (ta − tb) − e.
+        let span = n as i32 - 1;
+        let mut keep_by = Vec::with_capacity(2 * n - 1);
+        let mut win_by = Vec::with_capacity(2 * n - 1);
+        for e in -span..=span {
+            let (mut k, mut w, mut tie) = (0u128, 0u128, 0u128);
+            for (i, &x) in ways.iter().enumerate() {
+                let d = d_lo + i as i32;
+                // The defender's margin minus the carrier's: (tb − db) − (ta − da) = e − d.
+                if tackle.of((e - d) as f64) == DuelOutcome::CarrierKeeps {
+                    k += x;
+                }
+                match d.cmp(&e) {
+                    std::cmp::Ordering::Greater => w += x,
+                    std::cmp::Ordering::Equal => tie += x,
+                    std::cmp::Ordering::Less => {}
+                }
+            }
+            keep_by.push(k as f64 / all as f64);
+            win_by.push(if all == tie { 0.5 } else { w as f64 / (all - tie) as f64 });
+        }
         let mut keep = vec![0.0; n * n];
         let mut win = vec![0.0; n * n];
-        let totals: Vec<(i32, u64)> = odds.totals().map(|(t, p)| (t as i32, p.favourable)).collect();
         for a in 0..n {
             for b in 0..n {
-                let (da, db) = (lo + a as i32, lo + b as i32);
-                let (mut k, mut w, mut tie, mut all) = (0u64, 0u64, 0u64, 0u64);
-                for &(ta, pa) in &totals {
-                    for &(tb, pb) in &totals {
-                        let x = pa * pb;
-                        all += x;
-                        let (ma, mb) = (ta - da, tb - db);
-                        if tackle.of((mb - ma) as f64) == DuelOutcome::CarrierKeeps {
-                            k += x;
-                        }
-                        match ma.cmp(&mb) {
-                            std::cmp::Ordering::Greater => w += x,
-                            std::cmp::Ordering::Equal => tie += x,
-                            std::cmp::Ordering::Less => {}
-                        }
-                    }
-                }
-                keep[a * n + b] = k as f64 / all as f64;
-                win[a * n + b] = if all == tie { 0.5 } else { w as f64 / (all - tie) as f64 };
+                let e = (a as i32 - b as i32 + span) as usize;
+                keep[a * n + b] = keep_by[e];
+                win[a * n + b] = win_by[e];
             }
         }
         DuelOdds { lo, n, keep, win }
@@ -864,7 +910,7 @@ fn doc<T: for<'de> Deserialize<'de>>(
         .find(|(_, d)| declared_schema(d) == Some(schema))
         .ok_or_else(|| ContentError::NoDocument { revision: rs.label(), what, schema })?;
     let parsed =
-        serde_json::from_value(value.clone()).map_err(|e| ContentError::Invalid(format!("{}: {e}", rev.file(name))))?;
+        serde_json::from_value(value.clone()).map_err(|e| ContentError::at(rev.file(name), "", e.to_string()))?;
     Ok((rev.file(name), parsed))
 }
 
@@ -904,14 +950,11 @@ impl Rules {
             }
         };
 
-        let (_, fdoc) = doc::<FormationsDoc>(r, "formations.schema.json", "formations")?;
+        let (formations_file, fdoc) = doc::<FormationsDoc>(r, "formations.schema.json", "formations")?;
         let (npc_file, ndoc) = doc::<NpcDoc>(r, "npc.schema.json", "NPC utility")?;
-        let roles = crate::sheet::Roles::from_revision(&r.revision)
-            .map_err(|d| ContentError::Invalid(d.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("; ")))?
-            .ok_or_else(|| ContentError::NoDocument {
-                revision: r.label(),
-                what: "playing roles",
-                schema: "roles.schema.json",
+        let roles =
+            crate::sheet::Roles::from_revision(&r.revision).map_err(ContentError::Invalid)?.ok_or_else(|| {
+                ContentError::NoDocument { revision: r.label(), what: "playing roles", schema: "roles.schema.json" }
             })?;
         let optional = |id: &Option<String>| -> Result<Option<usize>, ContentError> {
             id.as_ref().map(|id| p(id)).transpose().map_err(Into::into)
@@ -1081,32 +1124,63 @@ impl Rules {
         let pace_var = &r.vars[slots.pace];
         let pace = |name: &str| {
             pace_var.values.get(name).copied().ok_or_else(|| {
-                ContentError::Invalid(format!("{}: variable 'pace' has no named value '{name}'", r.label()))
+                let (file, pointer) = crate::ruleset::split_source(&pace_var.source);
+                ContentError::at(
+                    file,
+                    format!("{pointer}/values"),
+                    format!("variable 'pace' has no named value '{name}'"),
+                )
             })
         };
         let paces = [pace("reposition")?, pace("run")?, pace("sprint")?];
 
-        if clock.round_seconds <= 0.0 || clock.half_seconds <= 0.0 || clock.halves == 0 {
-            return Err(ContentError::Invalid(format!(
-                "{}: the clock needs positive round and half lengths",
-                r.label()
-            )));
+        // The clock must run and end: positive lengths, at least one half, and no more rounds
+        // than the engine keeps (`MAX_ROUNDS`, a capacity — domains keep content well below it).
+        for (id, v) in [("round_seconds", clock.round_seconds), ("half_minutes", clock.half_seconds)] {
+            if v.is_nan() || v <= 0.0 {
+                return Err(param_error(r, id, format!("the clock needs a positive '{id}', not {v}")));
+            }
+        }
+        let halves = r.param("halves").unwrap_or(f64::NAN);
+        if halves.is_nan() || halves < 1.0 || halves.fract() != 0.0 {
+            return Err(param_error(
+                r,
+                "halves",
+                format!("a match needs a whole number of halves, at least 1, not {halves}"),
+            ));
+        }
+        let rounds = (clock.half_seconds / clock.round_seconds).ceil() * halves;
+        if rounds > MAX_ROUNDS as f64 {
+            return Err(param_error(
+                r,
+                "half_minutes",
+                format!(
+                    "{halves} halves of {} min in rounds of {} s make {rounds} rounds; the match engine plays at most {MAX_ROUNDS}",
+                    clock.half_seconds / 60.0,
+                    clock.round_seconds
+                ),
+            ));
         }
         // Positioning keeps its pressers and supporters in fixed arrays.
         for (id, v) in [("press_count", params.press_count), ("support_count", params.support_count)] {
             if !(0.0..=MAX_HELPERS as f64).contains(&v) {
-                return Err(ContentError::Invalid(format!(
-                    "{}: parameter '{id}' is {v}; the match engine supports 0 to {MAX_HELPERS}",
-                    r.label()
-                )));
+                return Err(param_error(r, id, format!("'{id}' is {v}; the match engine supports 0 to {MAX_HELPERS}")));
             }
         }
-        if params.cross_runner_lanes < 1.0 {
-            return Err(ContentError::Invalid(format!(
-                "{}: parameter 'cross_runner_lanes' is {}; at least 1 lane is needed",
-                r.label(),
-                params.cross_runner_lanes
-            )));
+        if params.cross_runner_lanes.is_nan() || params.cross_runner_lanes < 1.0 {
+            return Err(param_error(
+                r,
+                "cross_runner_lanes",
+                format!("'cross_runner_lanes' is {}; at least 1 lane is needed", params.cross_runner_lanes),
+            ));
+        }
+        // Stamina is kept within [0, max].
+        if params.stamina_max.is_nan() || params.stamina_max < 0.0 {
+            return Err(param_error(
+                r,
+                "stamina_max",
+                format!("'stamina_max' is {}; stamina runs from 0 up", params.stamina_max),
+            ));
         }
         for (name, idx) in [
             ("control", pipes.control),
@@ -1124,56 +1198,99 @@ impl Rules {
             ("positioning", pipes.positioning),
         ] {
             if r.pipelines[idx].kind != crate::ruleset::PipelineKind::Action {
-                return Err(ContentError::Invalid(format!(
-                    "{}: pipeline '{name}' must be an action pipeline (rolled against the dice)",
-                    r.label()
-                )));
+                let (file, pointer) = crate::ruleset::split_source(&r.pipelines[idx].source);
+                return Err(ContentError::at(
+                    file,
+                    pointer,
+                    format!("pipeline '{name}' must be an action pipeline (rolled against the dice)"),
+                ));
             }
         }
 
         // The engine plays four lines; a role in another one would have no place in its play.
         if let Some(role) = roles.roles.iter().find(|x| super::state::Line::from_id(&x.line).is_none()) {
-            return Err(ContentError::Invalid(format!(
-                "{}: role '{}' is in line '{}', which the match engine does not know (it plays {})",
-                r.label(),
+            let (roles_file, at) = match r.revision.documents.iter().find(|(_, d)| declared_schema(d) == Some("roles.schema.json")) {
+                Some((name, _)) => (r.revision.file(name), format!("/roles/{}/line", roles.roles.iter().position(|x| x.id == role.id).unwrap_or(0))),
+                None => (r.revision.file("manifest.json"), String::new()),
+            };
+            return Err(ContentError::at(roles_file, at, format!(
+                "role '{}' is in line '{}', which the match engine does not know (it plays {})",
                 role.id,
                 role.line,
                 ["goalkeeper", "defence", "midfield", "attack"].join(", ")
             )));
         }
-        let default_formation = fdoc.formations.iter().position(|f| f.id == fdoc.default).ok_or_else(|| {
-            ContentError::Invalid(format!("{}: default formation '{}' is not defined", r.label(), fdoc.default))
-        })?;
-        for f in &fdoc.formations {
-            if f.slots.iter().filter(|s| roles.line_of(&s.role) == Some("goalkeeper")).count() != 1 {
-                return Err(ContentError::Invalid(format!(
-                    "{}: formation '{}' needs exactly one goalkeeper slot",
-                    r.label(),
-                    f.id
-                )));
+        for (id, v) in [("pitch_length", pitch.length), ("pitch_width", pitch.width)] {
+            if v.is_nan() || v <= 0.0 {
+                return Err(param_error(r, id, format!("the pitch needs a positive '{id}', not {v}")));
             }
-            if let Some(s) = f.slots.iter().find(|s| roles.role(&s.role).is_none()) {
-                return Err(ContentError::Invalid(format!(
-                    "{}: formation '{}' names unknown role '{}'",
-                    r.label(),
-                    f.id,
-                    s.role
-                )));
+        }
+
+        let default_formation = fdoc.formations.iter().position(|f| f.id == fdoc.default).ok_or_else(|| {
+            ContentError::at(
+                &formations_file,
+                "/default",
+                format!("default formation '{}' is not defined", fdoc.default),
+            )
+        })?;
+        let mut problems = Vec::new();
+        for (i, f) in fdoc.formations.iter().enumerate() {
+            let at = format!("/formations/{i}");
+            if f.slots.iter().filter(|s| roles.line_of(&s.role) == Some("goalkeeper")).count() != 1 {
+                problems.push(Diagnostic::new(
+                    &formations_file,
+                    format!("{at}/slots"),
+                    format!("formation '{}' needs exactly one goalkeeper slot", f.id),
+                ));
+            }
+            for (j, s) in f.slots.iter().enumerate() {
+                if roles.role(&s.role).is_none() {
+                    problems.push(Diagnostic::new(
+                        &formations_file,
+                        format!("{at}/slots/{j}/role"),
+                        format!("formation '{}' names unknown role '{}'", f.id, s.role),
+                    ));
+                }
+                // Slots are places on the pitch (the home side's half-turned frame reuses them).
+                for (key, v, end) in [("x", s.x, pitch.length), ("y", s.y, pitch.width)] {
+                    if !(0.0..=end).contains(&v) {
+                        problems.push(Diagnostic::new(
+                            &formations_file,
+                            format!("{at}/slots/{j}/{key}"),
+                            format!("slot {key} = {v} is off the pitch (0 to {end})"),
+                        ));
+                    }
+                }
             }
         }
         if ndoc.carry.directions.is_empty() {
-            return Err(ContentError::Invalid(format!("{npc_file}: carry needs at least one direction")));
+            problems.push(Diagnostic::new(&npc_file, "/carry/directions", "carry needs at least one direction"));
+        }
+        let mut lines = Vec::new();
+        for (k, l) in ndoc.carry.lines.iter().enumerate() {
+            if !roles.lines.iter().any(|x| &x.id == l) || super::state::Line::from_id(l).is_none() {
+                problems.push(Diagnostic::new(
+                    &npc_file,
+                    format!("/carry/lines/{k}"),
+                    format!("carry names unknown line '{l}'"),
+                ));
+            }
+            // Unknown lines are reported above; the stand-in is never played.
+            lines.push(super::state::Line::from_id(l).unwrap_or(super::state::Line::Midfield));
+        }
+        if !problems.is_empty() {
+            return Err(ContentError::Invalid(problems));
         }
         let lines_of = |ids: &[String], at: &str| -> Result<Vec<super::state::Line>, ContentError> {
             ids.iter()
-                .map(|l| {
-                    super::state::Line::from_id(l)
-                        .filter(|_| roles.lines.iter().any(|x| &x.id == l))
-                        .ok_or_else(|| ContentError::Invalid(format!("{npc_file}: {at} names unknown line '{l}'")))
+                .enumerate()
+                .map(|(k, l)| {
+                    super::state::Line::from_id(l).filter(|_| roles.lines.iter().any(|x| &x.id == l)).ok_or_else(|| {
+                        ContentError::at(&npc_file, format!("/{}/{k}", at.replace('.', "/")), format!("{at} names unknown line '{l}'"))
+                    })
                 })
                 .collect()
         };
-        let lines = lines_of(&ndoc.carry.lines, "carry")?;
         let npc = Npc {
             weights: ndoc.weights,
             personality: ndoc.personality,
@@ -1201,7 +1318,7 @@ impl Rules {
             bias: ndoc.bias,
         };
         if npc.phases.windows(2).any(|w| w[0].until_x >= w[1].until_x) {
-            return Err(ContentError::Invalid(format!("{npc_file}: phases must be listed by increasing until_x")));
+            return Err(ContentError::at(&npc_file, "/phases", "phases must be listed by increasing until_x"));
         }
         let tackle_outcome = Tagged::new(
             r,
@@ -1291,10 +1408,9 @@ impl Rules {
         };
         let share = |id: &str| -> Result<Option<f64>, ContentError> {
             match r.param(id) {
-                Some(v) if !(0.0..=1.0).contains(&v) => Err(ContentError::Invalid(format!(
-                    "{}: parameter '{id}' is a share between 0 and 1 (is {v})",
-                    r.label()
-                ))),
+                Some(v) if !(0.0..=1.0).contains(&v) => {
+                    Err(param_error(r, id, format!("parameter '{id}' is a share between 0 and 1 (is {v})")))
+                }
                 v => Ok(v),
             }
         };
@@ -1371,9 +1487,16 @@ pub fn check(rs: Arc<Ruleset>) -> Vec<Diagnostic> {
     }
     match Rules::new(rs.clone()) {
         Ok(_) => Vec::new(),
-        // Each missing name in the document (and at the list) it belongs in, when the revision
-        // has one.
-        Err(ContentError::Missing(names)) => names
+        Err(e) => located(&rs, e),
+    }
+}
+
+/// A refusal as content diagnostics: each problem at its document and JSON pointer, each
+/// missing name at the list of the document it belongs in.
+pub fn located(rs: &Ruleset, e: ContentError) -> Vec<Diagnostic> {
+    match e {
+        ContentError::Invalid(d) => d,
+        ContentError::Missing(names) => names
             .iter()
             .map(|m| {
                 let (schema, pointer) = match m.what {
@@ -1389,10 +1512,76 @@ pub fn check(rs: Arc<Ruleset>) -> Vec<Diagnostic> {
                 let named = schema.replace(".schema", "");
                 match docs().find(|(n, _)| **n == named).or_else(|| docs().next()) {
                     Some((name, _)) => Diagnostic::new(rs.revision.file(name), pointer, m.to_string()),
-                    None => Diagnostic::new(rs.revision.file("manifest.json"), "", m.to_string()),
+                    None => Diagnostic::new(rs.revision.file("manifest.json"), "/documents", m.to_string()),
                 }
             })
             .collect(),
-        Err(e) => vec![Diagnostic::new(rs.revision.file("manifest.json"), "", e.to_string())],
+        e @ ContentError::NoDocument { .. } => {
+            vec![Diagnostic::new(rs.revision.file("manifest.json"), "/documents", e.to_string())]
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::{Catalog, ContentTree};
+    use crate::dice::{DiceSpec, Odds};
+
+    /// The table as first written: every pair of difficulties summed over every pair of totals.
+    fn quartic(odds: &Odds, tackle: &Tagged<DuelOutcome>) -> (Vec<f64>, Vec<f64>) {
+        let spec = odds.spec();
+        let lo = spec.min_total() as i32 - 2;
+        let n = (spec.max_total() as i32 + 2 - lo + 1) as usize;
+        let totals: Vec<(i32, u64)> = odds.totals().map(|(t, p)| (t as i32, p.favourable)).collect();
+        let (mut keep, mut win) = (vec![0.0; n * n], vec![0.0; n * n]);
+        for a in 0..n {
+            for b in 0..n {
+                let (da, db) = (lo + a as i32, lo + b as i32);
+                let (mut k, mut w, mut tie, mut all) = (0u64, 0u64, 0u64, 0u64);
+                for &(ta, pa) in &totals {
+                    for &(tb, pb) in &totals {
+                        let x = pa * pb;
+                        all += x;
+                        let (ma, mb) = (ta - da, tb - db);
+                        if tackle.of((mb - ma) as f64) == DuelOutcome::CarrierKeeps {
+                            k += x;
+                        }
+                        match ma.cmp(&mb) {
+                            std::cmp::Ordering::Greater => w += x,
+                            std::cmp::Ordering::Equal => tie += x,
+                            std::cmp::Ordering::Less => {}
+                        }
+                    }
+                }
+                keep[a * n + b] = k as f64 / all as f64;
+                win[a * n + b] = if all == tie { 0.5 } else { w as f64 / (all - tie) as f64 };
+            }
+        }
+        (keep, win)
+    }
+
+    #[test]
+    fn duel_odds_by_difference_are_the_full_sums_bit_for_bit() {
+        let catalog = Catalog::load(&ContentTree::embedded());
+        let rs = crate::ruleset::compile(catalog.revision("microfut", Some("0.5.4")).unwrap()).unwrap();
+        let tackle = Tagged::new(
+            &rs,
+            "tackle_outcome",
+            &[
+                ("carrier_keeps", DuelOutcome::CarrierKeeps),
+                ("loose", DuelOutcome::Loose),
+                ("steal", DuelOutcome::Steal),
+            ],
+        )
+        .unwrap();
+        for spec in [DiceSpec::D3D6, DiceSpec { count: 2, sides: 10 }, DiceSpec { count: 1, sides: 20 }] {
+            let odds = Odds::new(spec);
+            let fast = DuelOdds::new(&odds, &tackle);
+            let (keep, win) = quartic(&odds, &tackle);
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&fast.keep), bits(&keep), "{spec:?}");
+            assert_eq!(bits(&fast.win), bits(&win), "{spec:?}");
+        }
     }
 }

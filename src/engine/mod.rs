@@ -16,12 +16,14 @@ pub mod log;
 mod movement;
 mod npc;
 mod positioning;
+pub mod projection;
 pub mod set_pieces;
 pub mod setup;
 mod simulator;
 pub mod state;
 pub mod stats;
 
+pub use crate::pipeline::NonFinite;
 pub use content::{ContentError, Rules};
 pub use events::{Event, EventKind, Who};
 pub use npc::{Candidate, Intent, Kind, Target};
@@ -82,6 +84,18 @@ pub enum Step {
     /// The human side has the ball: read `candidates()`, then call `decide`.
     Decision,
     Finished,
+    /// A pipeline gave NaN or an infinity (`fault()` says which): the match stops there and its
+    /// result means nothing. `validate` refuses content that can do this over its domains.
+    Faulted,
+}
+
+/// Where a match stopped on a non-finite value: the round and the pipeline's part.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{revision}: the match stopped in round {round}: {fault}")]
+pub struct MatchFault {
+    pub revision: String,
+    pub round: u32,
+    pub fault: crate::pipeline::NonFinite,
 }
 
 /// The carrier's choice for the round, kept between the decision and its execution.
@@ -131,6 +145,11 @@ pub struct Match {
     exact_angles: bool,
     /// The restart the carrier takes this round, if any (the decision log's phase).
     taking: Option<state::RestartKind>,
+    /// The first evaluation that met a non-finite value: (pipeline, part, round). Estimates take
+    /// `&self`, hence the cell.
+    fault: std::cell::Cell<Option<(usize, crate::pipeline::Part, u32)>>,
+    /// The tests rolled since the current round began (front ends show the dice; see `projection`).
+    rolls: Vec<projection::RollRecord>,
 }
 
 impl Match {
@@ -201,6 +220,8 @@ impl Match {
             adapted: None,
             exact_angles: false,
             taking: None,
+            fault: std::cell::Cell::new(None),
+            rolls: Vec::with_capacity(16),
             rules,
         };
         m.log_ids = m
@@ -250,18 +271,44 @@ impl Match {
     pub fn finished(&self) -> bool {
         self.state.finished
     }
-    /// How many numbers the match's dice have drawn so far (reads never move it).
-    pub fn dice_draws(&self) -> u64 {
-        self.dice.draws()
-    }
 
     /// The candidates of the pending human decision.
     pub fn candidates(&self) -> Option<&[Candidate]> {
         self.pending.as_ref().map(|_| self.candidates.as_slice())
     }
 
+    /// Why the match stopped early, if a pipeline met a non-finite value.
+    pub fn fault(&self) -> Option<MatchFault> {
+        let (pipe, part, round) = self.fault.get()?;
+        let pl = &self.rules.rs.pipelines[pipe];
+        let r = Resolution {
+            value: f64::NAN,
+            raw: f64::NAN,
+            difficulty: None,
+            fraction: 0.0,
+            probability: None,
+            probability_above: None,
+            possible: false,
+            blocked_by: None,
+            nonfinite: Some(part),
+        };
+        Some(MatchFault { revision: self.rules.rs.label(), round, fault: pl.fault(&r)? })
+    }
+
+    /// Notes the first resolution that met a non-finite value; the match stops after the round.
+    fn check_finite(&self, pipe: usize, r: &Resolution) {
+        if let Some(part) = r.nonfinite
+            && self.fault.get().is_none()
+        {
+            self.fault.set(Some((pipe, part, self.state.round)));
+        }
+    }
+
     /// Advances by one round, or stops at a human decision.
     pub fn step(&mut self) -> Step {
+        if self.fault.get().is_some() {
+            return Step::Faulted;
+        }
         if self.state.finished {
             return Step::Finished;
         }
@@ -269,6 +316,12 @@ impl Match {
             return Step::Decision;
         }
         match self.begin_round() {
+            // Nothing the content allows from where he stands (no pass in range, no direction
+            // to carry in): he holds the ball this round and the others move.
+            Some(_) if self.candidates.is_empty() => {
+                self.finish_round(None);
+                Step::Round
+            }
             Some(carrier) if Some(self.state.players[carrier].team) == self.human => {
                 self.pending = Some(Pending { carrier });
                 Step::Decision
@@ -317,8 +370,13 @@ impl Match {
     }
 
     /// Plays to the final whistle; NPC decisions only (a human side must be driven by `step`).
-    pub fn run(&mut self) {
+    /// Refused when a pipeline meets a non-finite value: the match stops there.
+    pub fn run(&mut self) -> Result<(), MatchFault> {
         while self.step() == Step::Round {}
+        match self.fault() {
+            Some(f) => Err(f),
+            None => Ok(()),
+        }
     }
 
     // ---- constructed situations (what-if analysis and tests; never used in play) ----
@@ -363,6 +421,7 @@ impl Match {
     /// Steps 1–3 up to the decision: restarts, who has the ball, positioning tests, candidates.
     fn begin_round(&mut self) -> Option<usize> {
         self.duel_cache.clear();
+        self.rolls.clear();
         if let Ball::Dead(r) = self.state.ball_state {
             self.take_restart(r);
         }
@@ -541,7 +600,9 @@ impl Match {
 
     /// Evaluates a pipeline for a player without rolling.
     fn estimate(&self, p: usize, pipe: usize) -> Resolution {
-        self.rules.rs.pipelines[pipe].resolve(&self.state.players[p].inputs)
+        let r = self.rules.rs.pipelines[pipe].resolve(&self.state.players[p].inputs);
+        self.check_finite(pipe, &r);
+        r
     }
 
     /// The difficulty of an action pipeline for a player, without rolling.
@@ -553,6 +614,7 @@ impl Match {
     fn test(&mut self, p: usize, pipe: usize) -> (Resolution, Roll) {
         let r = self.estimate(p, pipe);
         let roll = r.roll(&mut self.dice, &self.rules.rs.pipelines[pipe]);
+        self.journal(p, pipe, &r, roll);
         (r, roll)
     }
 

@@ -500,6 +500,7 @@ impl Match {
         let pl = &self.rules.rs.pipelines[pipe];
         let mut trace = Vec::new();
         let r = pl.resolve_traced(&self.state.players[carrier].inputs, &mut trace);
+        self.check_finite(pipe, &r);
         self.exact_angles = false;
         Some(pl.explain(&trace, &r))
     }
@@ -784,18 +785,28 @@ impl Match {
         let n = sc.on_line.len();
         sc.diffs.resize(pairs * n, Difficulty::whole(0));
         let interception = &rules.rs.pipelines[pipes.interception];
+        let mut nonfinite = None;
         for (i, &(o, _)) in sc.on_line.iter().enumerate() {
             let diffs = &mut sc.diffs;
             interception.resolve_each(&mut self.state.players[o].inputs, s.q_int, q_ints, |k, res| {
+                if res.nonfinite.is_some() {
+                    nonfinite.get_or_insert((pipes.interception, res));
+                }
                 diffs[k * n + i] = res.diff().expect("the engine's action pipelines are checked at load");
             });
         }
         sc.control.resize(pairs, 0.0);
         let control = &mut sc.control;
         rules.rs.pipelines[pipes.control].resolve_each(&mut self.state.players[r].inputs, s.q_rec, q_recs, |k, res| {
+            if res.nonfinite.is_some() {
+                nonfinite.get_or_insert((pipes.control, res));
+            }
             let d = res.diff().expect("the engine's action pipelines are checked at load");
             control[k] = rules.margins.control_keep_of(d);
         });
+        if let Some((pipe, res)) = nonfinite {
+            self.check_finite(pipe, &res);
+        }
         let mut keep = 0.0;
         for (list, w) in parts {
             for &(margin, p, entry) in list {

@@ -18,7 +18,7 @@
 use super::content::{BY, ContentError};
 use super::geometry::V2;
 use super::state::RestartKind;
-use crate::catalog::{Labels, declared_schema};
+use crate::catalog::{Diagnostic, Labels, declared_schema};
 use crate::ruleset::{PipelineKind, RangeTable, Ruleset};
 use serde::Deserialize;
 use std::sync::Arc;
@@ -206,8 +206,8 @@ pub fn resolve(rs: &Ruleset) -> Result<Option<SetPieces>, ContentError> {
         return Ok(None);
     };
     let file = rs.revision.file(name);
-    let doc: Doc = serde_json::from_value(value.clone()).map_err(|e| ContentError::Invalid(format!("{file}: {e}")))?;
-    let invalid = |at: &str, why: String| ContentError::Invalid(format!("{file}#{at}: {why}"));
+    let doc: Doc = serde_json::from_value(value.clone()).map_err(|e| ContentError::Invalid(vec![Diagnostic::new(file.clone(), "", e.to_string())]))?;
+    let invalid = |at: &str, why: String| ContentError::Invalid(vec![Diagnostic::new(file.clone(), at, why)]);
     let mut missing = Vec::new();
     let mut action = |id: &str, at: &str| -> Result<usize, ContentError> {
         match rs.need_pipeline(id, BY) {

@@ -37,9 +37,8 @@ impl Simulator for MatchSimulator {
     }
 
     fn compile(&self, revision: &Revision) -> Result<Self::Rules, Vec<Diagnostic>> {
-        let rs = crate::ruleset::compile(revision)?;
-        let rules = Rules::new(Arc::new(rs))
-            .map_err(|e| vec![Diagnostic::new(revision.file("manifest.json"), "", e.to_string())])?;
+        let rs = Arc::new(crate::ruleset::compile(revision)?);
+        let rules = Rules::new(rs.clone()).map_err(|e| super::content::located(&rs, e))?;
         // Both squads must be able to take the field under this revision.
         for club in [&self.home, &self.away] {
             if let Err(e) = super::setup::select(&rules, club, None) {
@@ -101,7 +100,7 @@ impl Simulator for MatchSimulator {
         m
     }
 
-    fn simulate(&self, rules: &Self::Rules, index: u64, dice: &mut Dice, out: &mut [i64]) {
+    fn simulate(&self, rules: &Self::Rules, index: u64, dice: &mut Dice, out: &mut [i64]) -> Result<(), String> {
         let mut m = Match::with_dice(
             rules.clone(),
             &self.home,
@@ -111,7 +110,7 @@ impl Simulator for MatchSimulator {
             Options { retention: Some(0), ..Default::default() },
         )
         .expect("clubs were checked when the revision was compiled");
-        m.run();
+        m.run().map_err(|e| e.to_string())?;
         let [h, a]: &[TeamStats; 2] = m.stats();
         let sum = |f: fn(&TeamStats) -> u32| (f(h) + f(a)) as i64;
         let goals = sum(|s| s.goals);
@@ -155,5 +154,6 @@ impl Simulator for MatchSimulator {
             a.goals as i64,
         ];
         out[..METRICS].copy_from_slice(&values);
+        Ok(())
     }
 }

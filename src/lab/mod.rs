@@ -38,6 +38,8 @@ use std::path::PathBuf;
 pub enum LabError {
     #[error("the number of simulations per scenario must be at least 1")]
     NoSimulations,
+    #[error("scenario '{scenario}', simulation {index}: {message}")]
+    Simulation { scenario: String, index: u64, message: String },
     #[error("{revision} has {} content error(s):\n{}", .diagnostics.len(), list(.diagnostics))]
     Invalid { revision: String, diagnostics: Vec<Diagnostic> },
     #[error("unknown scenario '{id}' in {revision}{hint} (scenarios: {known})")]

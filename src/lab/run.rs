@@ -24,6 +24,7 @@ pub struct Request<'a> {
 }
 
 struct Arms<R> {
+    id: String,
     /// The scenario's compiled rules: the revision's, then the `--against` revision's.
     rules: Vec<R>,
     layout: Layout,
@@ -134,7 +135,7 @@ pub fn prepare<S: Simulator>(sim: &S, req: &Request) -> Result<Prepared<S::Rules
         let mut label = b"lab/".to_vec();
         label.extend_from_slice(s.id.as_bytes());
         label.push(b'/');
-        prepared.push(Arms { layout: Layout::new(&metrics, arms), rules, label });
+        prepared.push(Arms { id: s.id.clone(), layout: Layout::new(&metrics, arms), rules, label });
         refs.push(ScenarioRef {
             id: s.id.clone(),
             label: s.label.clone(),
@@ -173,12 +174,13 @@ fn chunk_size(simulations: u64) -> u64 {
 /// scenario. Simulation `i` of scenario `s` always gets the dice `Dice::derived(seed,
 /// "lab/<s>/" + i)` — in both arms of an A/B run — so results depend neither on thread count nor
 /// on scheduling, and memory does not grow with N. `progress` is told how many simulations ended.
+/// A simulation that fails stops the run with its error.
 pub fn run<S: Simulator>(
     sim: &S,
     p: &Prepared<S::Rules>,
     shard: Shard,
     progress: &(dyn Fn(u64) + Sync),
-) -> Vec<Accumulator> {
+) -> Result<Vec<Accumulator>, LabError> {
     let range = shard.range(p.identity.simulations);
     let chunk = chunk_size(range.end - range.start);
     let chunks = (range.end - range.start).div_ceil(chunk);
@@ -188,7 +190,7 @@ pub fn run<S: Simulator>(
 
     (0..total)
         .into_par_iter()
-        .fold(
+        .try_fold(
             || (zero(), Vec::<i64>::new(), Vec::<u8>::new()),
             |(mut accs, mut obs, mut label), item| {
                 let s = (item / chunks) as usize;
@@ -206,19 +208,20 @@ pub fn run<S: Simulator>(
                     obs.fill(0);
                     for (arm, rules) in arms.rules.iter().enumerate() {
                         let mut dice = Dice::derived(seed, &label);
-                        sim.simulate(rules, index, &mut dice, &mut obs[arm * per_arm..(arm + 1) * per_arm]);
+                        sim.simulate(rules, index, &mut dice, &mut obs[arm * per_arm..(arm + 1) * per_arm])
+                            .map_err(|message| LabError::Simulation { scenario: arms.id.clone(), index, message })?;
                     }
                     accs[s].add(&arms.layout, &obs);
                 }
                 progress((hi - lo) * arms.rules.len() as u64);
-                (accs, obs, label)
+                Ok((accs, obs, label))
             },
         )
-        .map(|(accs, _, _)| accs)
-        .reduce(zero, |mut a, b| {
+        .map(|r| r.map(|(accs, _, _)| accs))
+        .try_reduce(zero, |mut a, b| {
             for (x, y) in a.iter_mut().zip(&b) {
                 x.merge(y);
             }
-            a
+            Ok(a)
         })
 }

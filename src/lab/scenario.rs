@@ -173,7 +173,8 @@ pub fn locate(rev: &Revision, scenario: &Scenario, found: Vec<Diagnostic>) -> Ve
             if let Some(patch) = scenario.overlay.get(&doc) {
                 pointer.push('/');
                 pointer.push_str(&escape_token(&doc));
-                pointer.push_str(&deepest(patch, &d.pointer));
+                let patched = rev.documents.get(&doc).map(|orig| merge_patch::applied(orig, patch));
+                pointer.push_str(&deepest(patch, patched.as_ref(), &d.pointer));
             }
             let place = if d.pointer.is_empty() { doc } else { format!("{doc}#{}", d.pointer) };
             Diagnostic::new(
@@ -185,22 +186,37 @@ pub fn locate(rev: &Revision, scenario: &Scenario, found: Vec<Diagnostic>) -> Ve
         .collect()
 }
 
-/// The longest prefix of `pointer` that exists in `value`.
-fn deepest(value: &Value, pointer: &str) -> String {
+/// The longest prefix of `pointer` that exists in the patch `value`, written as a pointer into
+/// the patch. `patched` is the document the pointer points into: where it holds an array of
+/// identified items that the patch changes by id (`{"params": {"halves": {…}}}`), the index in
+/// the pointer is translated to that id.
+fn deepest(value: &Value, patched: Option<&Value>, pointer: &str) -> String {
     let mut out = String::new();
     let mut at = value;
+    let mut doc = patched;
     for token in pointer.split('/').skip(1) {
         let key = token.replace("~1", "/").replace("~0", "~");
-        let next = match at {
-            Value::Object(m) => m.get(&key),
-            Value::Array(a) => key.parse::<usize>().ok().and_then(|i| a.get(i)),
+        let element = match doc {
+            Some(Value::Array(a)) => key.parse::<usize>().ok().and_then(|i| a.get(i)),
+            Some(Value::Object(m)) => m.get(&key),
             _ => None,
+        };
+        let by_id = match (at, doc, element) {
+            (Value::Object(_), Some(Value::Array(_)), Some(e)) => e.get("id").and_then(Value::as_str),
+            _ => None,
+        };
+        let (next, written) = match (at, by_id) {
+            (Value::Object(m), Some(id)) => (m.get(id), escape_token(id)),
+            (Value::Object(m), None) => (m.get(&key), token.to_string()),
+            (Value::Array(a), _) => (key.parse::<usize>().ok().and_then(|i| a.get(i)), token.to_string()),
+            _ => (None, String::new()),
         };
         match next {
             Some(v) => {
                 out.push('/');
-                out.push_str(token);
+                out.push_str(&written);
                 at = v;
+                doc = element;
             }
             None => break,
         }
@@ -234,9 +250,19 @@ mod tests {
     #[test]
     fn deepest_stops_where_the_overlay_stops() {
         let patch = json!({"seats": {"p3": {"start": 40}}});
-        assert_eq!(deepest(&patch, "/seats/p3/start"), "/seats/p3/start");
-        assert_eq!(deepest(&patch, "/seats/p2/order"), "/seats");
-        assert_eq!(deepest(&patch, "/dice/count"), "");
-        assert_eq!(deepest(&json!({"a": [1, {"b": 2}]}), "/a/1/b"), "/a/1/b");
+        assert_eq!(deepest(&patch, None, "/seats/p3/start"), "/seats/p3/start");
+        assert_eq!(deepest(&patch, None, "/seats/p2/order"), "/seats");
+        assert_eq!(deepest(&patch, None, "/dice/count"), "");
+        assert_eq!(deepest(&json!({"a": [1, {"b": 2}]}), None, "/a/1/b"), "/a/1/b");
+    }
+
+    #[test]
+    fn items_patched_by_id_are_named_by_id() {
+        let doc = json!({"params": [{"id": "a", "value": 1}, {"id": "b/c", "value": 2}]});
+        let patch = json!({"params": {"b/c": {"value": 9}}});
+        let patched = merge_patch::applied(&doc, &patch);
+        assert_eq!(deepest(&patch, Some(&patched), "/params/1/value"), "/params/b~1c/value");
+        // A problem with an item the overlay does not touch stops at the array.
+        assert_eq!(deepest(&patch, Some(&patched), "/params/0/value"), "/params");
     }
 }

@@ -27,7 +27,9 @@ pub trait Simulator: Sync {
 
     /// Plays simulation number `index` with its own dice and writes its observations into `out`
     /// (zeroed before the call). The same (rules, index, dice) must give the same observations.
-    fn simulate(&self, rules: &Self::Rules, index: u64, dice: &mut Dice, out: &mut [i64]);
+    /// A simulation the rules cannot finish (a pipeline that met NaN) is an error, and the run
+    /// stops: no number is made of it.
+    fn simulate(&self, rules: &Self::Rules, index: u64, dice: &mut Dice, out: &mut [i64]) -> Result<(), String>;
 
     /// What the simulations depend on beyond the revision (Microfut: the two clubs), as a line
     /// that names it and fingerprints it: it is part of a run's identity, so shards of runs with

@@ -66,6 +66,8 @@ impl Pipeline {
                     };
                     contributions.push(view(&s.id, "modifier", &s.label, op, e, s.table.as_deref(), &s.source));
                 }
+                // Traces hold the value's parts only.
+                Part::Difficulty => {}
                 Part::Clamp => {
                     let (lo, hi) = self.clamp.unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
                     let label = Labels { pt_br: format!("limite {lo}–{hi}"), en: format!("clamp {lo}–{hi}") };

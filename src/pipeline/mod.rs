@@ -35,6 +35,10 @@ pub struct Resolution {
     pub possible: bool,
     /// The first failed requirement, by index.
     pub blocked_by: Option<usize>,
+    /// The first part whose amount (or the running value after it) was NaN or infinite: the
+    /// content cannot be evaluated at these inputs, and nothing of this resolution may be used
+    /// (`validate` refuses expressions that can do this over their inputs' domains).
+    pub nonfinite: Option<Part>,
 }
 
 impl Resolution {
@@ -91,6 +95,8 @@ pub enum Part {
     Base,
     Modifier(u16),
     Clamp,
+    /// The resolution's difficulty expression.
+    Difficulty,
 }
 
 /// One recorded step: `amount` is the stage's own result; `after` the running value after it.
@@ -103,7 +109,49 @@ pub struct Entry {
     pub after: f64,
 }
 
+/// A resolution that met a NaN or an infinity: which pipeline, which part, where it is written.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error(
+    "pipeline '{pipeline}', {part}, gave a value that is not a finite number ({source_at}); run `microfut validate`"
+)]
+pub struct NonFinite {
+    pub pipeline: String,
+    /// `stage 'mod_pass_distance'`, `the difficulty`.
+    pub part: String,
+    /// `file#pointer` of the expression.
+    pub source_at: String,
+}
+
 impl Pipeline {
+    /// `file#pointer` of the expression a part evaluates: a stage's `expr`, or a table stage's
+    /// `input`; the difficulty's; the clamp's.
+    pub fn part_source(&self, part: Part) -> String {
+        let stage =
+            |s: &crate::ruleset::Stage| format!("{}/{}", s.source, if s.table.is_some() { "input" } else { "expr" });
+        match part {
+            Part::Let(i) => stage(&self.lets[i as usize]),
+            Part::Base => stage(&self.base),
+            Part::Modifier(i) => stage(&self.modifiers[i as usize]),
+            Part::Require(i) => format!("{}/expr", self.requires[i as usize].source),
+            Part::Clamp => format!("{}/clamp", self.source),
+            Part::Difficulty => self.difficulty_source.clone(),
+        }
+    }
+
+    /// The fault of a resolution of this pipeline, if it met a non-finite value.
+    pub fn fault(&self, r: &Resolution) -> Option<NonFinite> {
+        let part = r.nonfinite?;
+        let name = match part {
+            Part::Let(i) => format!("stage '{}'", self.lets[i as usize].id),
+            Part::Base => "stage 'base'".to_string(),
+            Part::Modifier(i) => format!("stage '{}'", self.modifiers[i as usize].id),
+            Part::Require(i) => format!("requirement '{}'", self.requires[i as usize].id),
+            Part::Clamp => "the clamp".to_string(),
+            Part::Difficulty => "the difficulty".to_string(),
+        };
+        Some(NonFinite { pipeline: self.id.clone(), part: name, source_at: self.part_source(part) })
+    }
+
     /// Evaluates without recording anything. Allocation-free.
     #[inline]
     pub fn resolve(&self, inputs: &Inputs) -> Resolution {
@@ -153,11 +201,19 @@ impl Pipeline {
     ) -> Resolution {
         let keeps = |s: &crate::ruleset::Stage| REUSE && s.depends_on.binary_search(&slot).is_err();
         let iv = inputs.values.as_slice();
+        // Stages kept from a first run were checked by it.
+        let mut nonfinite = None;
+        let mut check = |x: f64, part: Part| {
+            if !x.is_finite() && nonfinite.is_none() {
+                nonfinite = Some(part);
+            }
+        };
         for (i, s) in self.lets.iter().enumerate() {
             if keeps(s) {
                 continue;
             }
             let v = s.expr.eval(&Frame { inputs: iv, locals });
+            check(v, Part::Let(i as u16));
             locals[s.local] = v;
             if TRACE {
                 trace.push(Entry { part: Part::Let(i as u16), amount: v, input: None, after: v });
@@ -184,6 +240,7 @@ impl Pipeline {
             locals[self.base.local]
         } else {
             let b = self.base.expr.eval(&Frame { inputs: iv, locals });
+            check(b, Part::Base);
             locals[self.base.local] = b;
             b
         };
@@ -204,6 +261,8 @@ impl Pipeline {
                 Op::Add => v + a,
                 Op::Mul => v * a,
             };
+            // The amount, or the running value it leaves (a product can overflow).
+            check(a + v, Part::Modifier(i as u16));
             if TRACE {
                 let input = m.probe.as_ref().map(|p| p.eval(&Frame { inputs: iv, locals }));
                 trace.push(Entry { part: Part::Modifier(i as u16), amount: a, input, after: v });
@@ -221,6 +280,7 @@ impl Pipeline {
         let (mut difficulty, mut fraction, mut probability_above) = (None, 0.0, None);
         if let Some(d) = self.difficulty.as_ref() {
             let x = d.eval(&Frame { inputs: iv, locals });
+            check(x, Part::Difficulty);
             if self.fractional {
                 // A hair from a whole number is that number (as `round` treats decimals).
                 let near = x.round();
@@ -229,13 +289,13 @@ impl Pipeline {
                 difficulty = Some(whole as i32);
                 fraction = x - whole;
                 if fraction > 0.0 {
-                    probability_above = Some(self.odds.success(whole as i32 + 1));
+                    probability_above = Some(self.odds.success((whole as i32).saturating_add(1)));
                 }
             } else {
                 difficulty = Some(round(x) as i32);
             }
         }
         let probability = difficulty.map(|d| self.odds.success(d));
-        Resolution { value, raw, difficulty, fraction, probability, probability_above, possible, blocked_by }
+        Resolution { value, raw, difficulty, fraction, probability, probability_above, possible, blocked_by, nonfinite }
     }
 }

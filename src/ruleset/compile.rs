@@ -4,6 +4,7 @@
 //! and JSON pointer; nothing stops at the first.
 
 use super::doc::*;
+use super::domain::Policy;
 use super::table::{Bin, Curve, Interval, RangeTable};
 use super::{Lookups, Param, Pipeline, PipelineKind, Require, Ruleset, Stage, TableInfo, TableKind, Variable};
 use crate::catalog::{Diagnostic, Revision};
@@ -43,6 +44,12 @@ fn documents<T: DeserializeOwned>(rev: &Revision, schema: &str, out: &mut Vec<Di
 }
 
 pub fn compile(rev: &Revision) -> Result<Ruleset, Vec<Diagnostic>> {
+    compile_with(rev, Policy::Own)
+}
+
+/// [`compile`], with the parameter domains a published revision that predates them borrows
+/// (`validate` passes them; see [`super::domain`]).
+pub fn compile_with(rev: &Revision, domains: Policy) -> Result<Ruleset, Vec<Diagnostic>> {
     let mut out: Vec<Diagnostic> = Vec::new();
     if !rev.diagnostics.is_empty() {
         return Err(rev.diagnostics.clone());
@@ -91,7 +98,8 @@ pub fn compile(rev: &Revision) -> Result<Ruleset, Vec<Diagnostic>> {
     // Params.
     let mut params: Vec<Param> = Vec::new();
     let mut param_index: BTreeMap<String, usize> = BTreeMap::new();
-    for (file, doc) in documents::<ParamsDoc>(rev, "params.schema.json", &mut out) {
+    let param_docs = documents::<ParamsDoc>(rev, "params.schema.json", &mut out);
+    for (file, doc) in param_docs.iter().cloned() {
         for (i, p) in doc.params.into_iter().enumerate() {
             let pointer = format!("/params/{i}");
             if param_index.contains_key(&p.id) || var_index.contains_key(&p.id) {
@@ -102,12 +110,16 @@ pub fn compile(rev: &Revision) -> Result<Ruleset, Vec<Diagnostic>> {
             params.push(Param {
                 id: p.id,
                 value: p.value,
+                domain: None,
+                integer: false,
                 unit: p.unit,
                 label: p.label,
                 source: format!("{file}#{pointer}"),
             });
         }
     }
+
+    super::domain::check(rev, &param_docs, &mut params, &param_index, domains, &mut out);
 
     // Tables and curves.
     let mut tables: Vec<TableInfo> = Vec::new();
@@ -190,14 +202,19 @@ pub fn compile(rev: &Revision) -> Result<Ruleset, Vec<Diagnostic>> {
             )
         }
     };
-    if res.dice.count == 0 || res.dice.count > 12 || res.dice.sides < 2 {
-        out.push(Diagnostic::new(&res_file, "/resolution/dice", "dice must be 1–12 dice of at least 2 sides"));
+    // The schema bounds count and sides; their product must also leave the outcomes countable.
+    let dice_ok = Odds::supports(res.dice);
+    if !dice_ok {
+        out.push(Diagnostic::new(
+            &res_file,
+            "/resolution/dice",
+            format!(
+                "{}d{} cannot be counted exactly: at least one die of at least 2 sides, and at most 2^64 outcomes (sides^count)",
+                res.dice.count, res.dice.sides
+            ),
+        ));
     }
-    let odds = Arc::new(Odds::new(if res.dice.count == 0 || res.dice.count > 12 || res.dice.sides < 2 {
-        crate::dice::DiceSpec::D3D6
-    } else {
-        res.dice
-    }));
+    let odds = Arc::new(Odds::new(if dice_ok { res.dice } else { crate::dice::DiceSpec::D3D6 }));
     if res.clamp[0] > res.clamp[1] {
         out.push(Diagnostic::new(&res_file, "/resolution/clamp", "clamp minimum above maximum"));
     }
@@ -274,7 +291,7 @@ pub fn compile(rev: &Revision) -> Result<Ruleset, Vec<Diagnostic>> {
         return Err(out);
     }
     let table_bounds = env.table_reads.take().bounds(vars.len(), &tables, &table_index);
-    Ok(Ruleset {
+    let rs = Ruleset {
         table_bounds,
         id: rev.ruleset.clone(),
         version: rev.version.clone(),
@@ -290,7 +307,14 @@ pub fn compile(rev: &Revision) -> Result<Ruleset, Vec<Diagnostic>> {
         derived_order,
         odds,
         revision: rev.clone(),
-    })
+    };
+    let mut nonfinite = super::finite::check(&rs);
+    if nonfinite.is_empty() {
+        Ok(rs)
+    } else {
+        nonfinite.sort();
+        Err(nonfinite)
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -752,7 +776,8 @@ fn compile_pipeline(
         (None, PipelineKind::Action) => Some((ctx.res.clamp[0], ctx.res.clamp[1])),
         (None, PipelineKind::Derived) => None,
     };
-    if let Some((lo, hi)) = clamp
+    // An inherited resolution clamp is checked once, at /resolution/clamp.
+    if let Some([lo, hi]) = p.clamp
         && lo > hi
     {
         out.push(Diagnostic::new(file, format!("{ptr}/clamp"), "clamp minimum above maximum"));
@@ -811,6 +836,7 @@ fn compile_pipeline(
         clamp,
         difficulty,
         fractional: ctx.res.fractional,
+        difficulty_source: format!("{}#/resolution/difficulty", ctx.res_file),
         value_local,
         n_locals: locals.len(),
         inputs: reads.into_iter().collect(),
@@ -973,6 +999,7 @@ impl Topo<'_> {
     }
 }
 
-pub(crate) fn split_source(source: &str) -> (&str, &str) {
+/// `file#pointer` → (file, pointer).
+pub fn split_source(source: &str) -> (&str, &str) {
     source.split_once('#').unwrap_or((source, ""))
 }

@@ -48,6 +48,8 @@ pub struct ParamsDoc {
 pub struct ParamDoc {
     pub id: String,
     pub value: f64,
+    /// The values it may take (required from Microfut 0.5.5 on; see `ruleset::domain`).
+    pub domain: Option<super::domain::Domain>,
     pub unit: Option<String>,
     pub label: Labels,
 }

@@ -15,6 +15,8 @@ pub enum InputError {
     Twice { name: String },
     #[error("pipeline '{pipeline}' is missing {}", .names.join(", "))]
     Missing { pipeline: String, names: Vec<String> },
+    #[error(transparent)]
+    NonFinite(#[from] crate::pipeline::NonFinite),
     #[error(
         "{name} is what pipeline '{pipeline}' computes, so it cannot be given; set what it is computed from ({from})"
     )]
@@ -147,7 +149,7 @@ impl Ruleset {
             inputs.set(slot, *value);
             known[slot] = true;
         }
-        let derived = self.complete(&mut inputs, &mut known, &pipeline.inputs);
+        let derived = self.complete(&mut inputs, &mut known, &pipeline.inputs)?;
         let missing: Vec<String> = pipeline
             .inputs
             .iter()

@@ -3,10 +3,12 @@
 
 mod compile;
 pub mod doc;
+pub mod domain;
+mod finite;
 mod inputs;
 mod table;
 
-pub use compile::{MAX_LOCALS, compile};
+pub use compile::{MAX_LOCALS, compile, compile_with, split_source};
 pub use doc::{Op, VarKind};
 pub use inputs::{InputError, Prepared};
 pub use table::{Bin, Curve, Interval, RangeTable};
@@ -38,6 +40,11 @@ pub struct Variable {
 pub struct Param {
     pub id: String,
     pub value: f64,
+    /// Its domain's bounds, evaluated with this revision's parameters (`None`: none declared,
+    /// or a bound that failed).
+    pub domain: Option<(f64, f64)>,
+    /// Its domain admits whole numbers only.
+    pub integer: bool,
     pub unit: Option<String>,
     pub label: Labels,
     pub source: String,
@@ -125,6 +132,8 @@ pub struct Pipeline {
     pub difficulty: Option<Compiled>,
     /// Whether the difficulty is played as it comes (fractional, 0.6) or rounded (0.5).
     pub fractional: bool,
+    /// `file#pointer` of the difficulty expression (the resolution defaults').
+    pub difficulty_source: String,
     pub value_local: usize,
     pub n_locals: usize,
     /// Vocabulary slots the pipeline reads, sorted.
@@ -220,8 +229,14 @@ impl Ruleset {
 
     /// Fills the derived variables `needed` (and what they depend on) that were not provided,
     /// from the derived pipelines whose own inputs are known, in dependency order. `known[i]`
-    /// says whether slot i is known; it is updated. Returns the slots computed.
-    pub fn complete(&self, inputs: &mut Inputs, known: &mut [bool], needed: &[usize]) -> Vec<usize> {
+    /// says whether slot i is known; it is updated. Returns the slots computed; refused when a
+    /// derived pipeline meets a non-finite value.
+    pub fn complete(
+        &self,
+        inputs: &mut Inputs,
+        known: &mut [bool],
+        needed: &[usize],
+    ) -> Result<Vec<usize>, crate::pipeline::NonFinite> {
         // Walk dependencies backwards from what is needed, stopping at what is already known.
         let mut wanted = vec![false; self.vars.len()];
         let mut stack: Vec<usize> = needed.iter().copied().filter(|&i| !known[i]).collect();
@@ -242,11 +257,14 @@ impl Ruleset {
                 continue;
             }
             let r = pl.resolve(inputs);
+            if let Some(fault) = pl.fault(&r) {
+                return Err(fault);
+            }
             inputs.values[out] = r.value;
             known[out] = true;
             computed.push(out);
         }
-        computed
+        Ok(computed)
     }
 }
 

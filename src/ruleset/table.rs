@@ -198,10 +198,12 @@ impl RangeTable {
     }
 }
 
+/// Inside expressions a table of a non-finite argument is not a value: NaN carries the fault on
+/// to the stage that called it, which the pipeline then reports (its bins would hide it).
 impl Lookup for RangeTable {
     #[inline]
     fn lookup(&self, x: f64) -> f64 {
-        self.value(x)
+        if x.is_finite() { self.value(x) } else { f64::NAN }
     }
 }
 
@@ -231,7 +233,7 @@ impl Curve {
 
 impl Lookup for Curve {
     fn lookup(&self, x: f64) -> f64 {
-        self.at(x)
+        if x.is_finite() { self.at(x) } else { f64::NAN }
     }
 }
 

@@ -2,6 +2,8 @@
 //! fingerprint, engine version, seed, both squads as they started, every human intent) and what
 //! happened (events, a state hash after every round) — and bit-exact replay.
 
+pub mod resume;
+
 use crate::catalog::{Catalog, CatalogError, ENGINE_VERSION, Status};
 use crate::club::Club;
 use crate::engine::{self, EngineError, Event, Match, Options, RecordedIntent, Rules, Step, TeamStats};
@@ -48,6 +50,8 @@ pub enum RunError {
     Compile(String),
     #[error(transparent)]
     Engine(#[from] EngineError),
+    #[error(transparent)]
+    Fault(#[from] crate::engine::MatchFault),
 }
 
 /// A side name as runs and the CLI write it.
@@ -251,6 +255,7 @@ pub fn replay(rules: Arc<Rules>, record: &RunRecord) -> Result<Replay, RunError>
     loop {
         match m.step() {
             Step::Finished => break,
+            Step::Faulted => return Err(m.fault().expect("a faulted match says why").into()),
             Step::Round => {}
             Step::Decision => {
                 let round = m.state().round;

@@ -138,7 +138,11 @@ pub fn play(rules: Arc<Rules>, clubs: &[Club], seed: u64) -> Result<Season, Seas
                 club: format!("{} v {}", clubs[h].id, clubs[a].id),
                 message: e.to_string(),
             })?;
-            m.run();
+            // A match that meets a non-finite value stops the season, naming the fixture.
+            m.run().map_err(|e| SeasonError::Club {
+                club: format!("{} v {}", clubs[h].id, clubs[a].id),
+                message: e.to_string(),
+            })?;
             let goals = m
                 .events()
                 .iter()

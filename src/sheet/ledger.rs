@@ -154,6 +154,13 @@ impl XpRules {
             Ok((v.min as i32, v.max as i32))
         };
         let band = rs.need_range_table("sheet_band", BY)?;
+        let scales = [scale(ATTRIBUTES[0])?, scale(&format!("training_{}", CHARACTERISTICS[0]))?, scale(SKILLS[0])?];
+        // A free level outside its trait's scale is refused by the sheet rules' meaning check
+        // (`free_level_problems`); kept inside here so that no ledger loops past the levels
+        // that exist even when that check was bypassed.
+        let free = |id: &str, (lo, hi): (i32, i32)| -> Result<i32, Missing> {
+            Ok((rs.need_param(id, BY)?.round() as i32).clamp(lo, hi.max(lo)))
+        };
         Ok(XpRules {
             attribute_step: rs.need_range_table("xp_attribute_step", BY)?,
             skill_step: rs.need_range_table("xp_skill_step", BY)?,
@@ -163,10 +170,10 @@ impl XpRules {
             band,
             age_cap: cap.lookup(),
             cap_points,
-            attribute_free: rs.need_param("xp_attribute_free_level", BY)? as i32,
-            skill_free: rs.need_param("xp_skill_free_level", BY)? as i32,
+            attribute_free: free("xp_attribute_free_level", scales[0])?,
+            skill_free: free("xp_skill_free_level", scales[2])?,
             factors,
-            scales: [scale(ATTRIBUTES[0])?, scale(&format!("training_{}", CHARACTERISTICS[0]))?, scale(SKILLS[0])?],
+            scales,
             sources: XpSources {
                 attribute_step: table_source("xp_attribute_step"),
                 skill_step: table_source("xp_skill_step"),
@@ -179,6 +186,25 @@ impl XpRules {
                 factors: factor_sources,
             },
         })
+    }
+
+    /// The free levels' problems: each must be a level that exists — a whole number within its
+    /// trait's scale — or no ledger could be drawn from it. At the parameter's value.
+    pub fn free_level_problems(rs: &Ruleset) -> Vec<crate::catalog::Diagnostic> {
+        let mut out = Vec::new();
+        for (id, var) in [("xp_attribute_free_level", ATTRIBUTES[0]), ("xp_skill_free_level", SKILLS[0])] {
+            let (Some(p), Some(slot)) = (rs.params.iter().find(|p| p.id == id), rs.var(var)) else { continue };
+            let v = &rs.vars[slot];
+            if p.value.fract() != 0.0 || p.value < v.min || p.value > v.max {
+                let (file, pointer) = crate::ruleset::split_source(&p.source);
+                out.push(crate::catalog::Diagnostic::new(
+                    file,
+                    format!("{pointer}/value"),
+                    format!("'{id}' is {}; a free level is a whole level of the scale {}..{}", p.value, v.min, v.max),
+                ));
+            }
+        }
+        out
     }
 
     /// [min, max] level of a trait kind.

@@ -153,7 +153,7 @@ impl Sheet {
             known[slot] = true;
         }
         let all: Vec<usize> = rs.derived_order.iter().filter_map(|&p| rs.pipelines[p].output).collect();
-        rs.complete(&mut inputs, &mut known, &all);
+        rs.complete(&mut inputs, &mut known, &all).map_err(|e| SheetError::new("", e.to_string()))?;
         Ok(inputs)
     }
 }

@@ -228,6 +228,7 @@ impl SheetRules {
                 out.push(Diagnostic::new(f, "", format!("support XP needs the parameter '{p}' in params")));
             }
         }
+        out.extend(super::ledger::XpRules::free_level_problems(rs));
         out
     }
 

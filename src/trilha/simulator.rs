@@ -72,7 +72,13 @@ impl Simulator for TrilhaSimulator {
     }
 
     /// Slots: win share of each seat (in turn order), then rounds, then whether the win was shared.
-    fn simulate(&self, (rules, scale): &Self::Rules, _index: u64, dice: &mut Dice, out: &mut [i64]) {
+    fn simulate(
+        &self,
+        (rules, scale): &Self::Rules,
+        _index: u64,
+        dice: &mut Dice,
+        out: &mut [i64],
+    ) -> Result<(), String> {
         let o = play(rules, dice);
         let n = rules.seats.len();
         let share = (*scale / u64::from(o.winner_count())) as i64;
@@ -83,5 +89,6 @@ impl Simulator for TrilhaSimulator {
         }
         out[n] = i64::from(o.rounds);
         out[n + 1] = i64::from(o.winner_count() > 1);
+        Ok(())
     }
 }

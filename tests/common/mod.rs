@@ -95,7 +95,7 @@ pub fn tree_state(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 }
 
 /// The newest revision that carries the match engine's content.
-pub const ENGINE_REVISION: &str = "0.5.4";
+pub const ENGINE_REVISION: &str = "0.5.5";
 
 pub fn engine_rules() -> std::sync::Arc<microfut::engine::Rules> {
     let catalog = Catalog::load(&ContentTree::embedded());

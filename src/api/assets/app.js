@@ -1,0 +1,592 @@
+// The Microfut page. It draws what the API returns and computes no rule: odds, explanations,
+// dice, projections and the NPC's reasons all come from /api/v1. Labels of rules come from
+// content ({"en", "pt-BR"}); the words of the page itself are the dictionary below.
+'use strict';
+
+const API = '/api/v1';
+const UI = {
+  en: {
+    language: 'Language', new_match: 'New match', start_title: 'Start a match', home: 'Home', away: 'Away',
+    your_side: 'Your side', watch: 'Nobody (watch)', seed: 'Seed', revision: 'Revision', start: 'Kick off',
+    pitch_hint: 'Select a player (click, or Tab then Enter) to see his sheet.', next_round: 'Next round',
+    next_decision: 'To my next decision', delegate: 'Let the NPC choose', to_end: 'To full time (NPC plays)',
+    your_decision: 'Your decision', play_it: 'Play it', what_happened: 'What happened', play_by_play: 'Play-by-play',
+    npc_log: 'NPC decisions', npc_log_hint: 'The last choices, with the candidates each weighed.',
+    stats: 'Statistics', download_record: 'Download the run record (microfut replay)',
+    on_ball: (p) => `${p} has the ball: choose what he tries.`, test: 'test', keeps: 'keeps', goal: 'goal',
+    gain: 'gain', npc_pick: 'NPC pick', no_test: 'A carry has no test of its own: the risk is the duel with whoever can reach him.',
+    stage: 'Stage', amount: 'Amount', running: 'Running', source: 'Content', working: 'Working values', requires: 'Requires',
+    difficulty: 'difficulty', margin: 'margin', success: 'success', failure: 'failure', dice: '3d6',
+    no_rolls: 'No test was rolled: nobody could challenge him.',
+    earlier_rolls: (n) => `${n} test${n === 1 ? '' : 's'} rolled before the decision (off-ball positioning, restarts)`,
+    round: 'Round', half_time: 'Half time', full_time: 'Full time', advancing: 'Playing…',
+    waiting: 'Waiting for your decision.', finished: 'The match is over.', your_turn: 'Your player has the ball.',
+    played: (n) => `${n} round${n === 1 ? '' : 's'} played.`, base: 'Base', effective: 'Effective', value: 'Value',
+    impossible: 'Not possible from here (a requirement fails, e.g. out of range)',
+    chance: 'Chance', tags: 'Context', sheet: 'Sheet', projection: 'In this match, now', close: 'Close',
+    stamina: 'stamina', nearest: 'nearest opponent', orientation: 'body to goal', neutral: 'neutral',
+    dist_goal: 'to goal', angle: 'angle', age: 'age', role: 'role', xp: 'net XP', chosen: 'chosen', score: 'score',
+    candidates_weighed: 'candidates weighed', human: 'you', minute: 'min', player: 'Player', kind: 'Kind',
+    attributes: 'Attributes', skills: 'Skills', characteristics: 'Characteristics', tests: 'Tests', derived: 'Derived',
+    stat: { goals: 'goals', shots: 'shots', on_target: 'on target', passes: 'passes', passes_completed: 'passes completed',
+      crosses: 'crosses', dribbles_won: 'dribbles won', dribbles_lost: 'dribbles lost', tackles: 'tackles',
+      interceptions: 'interceptions', blocks: 'blocks', saves: 'saves', fouls: 'fouls', possession: 'possession %',
+      distance_km: 'distance (km)', mean_stamina: 'mean stamina', shot_probability_sum: 'sum of shot chances' },
+    ev: {
+      kick_off: (e) => `Kick-off (${side(e.team)})`,
+      restart: (e) => `${restartName(e.restart)} to ${side(e.team)}`,
+      pass: (e) => `${who(e.by)} passes to ${who(e.to)} (${Math.round(e.distance)} m, margin ${sgn(e.margin)}): ${word(e.outcome)}`,
+      interception: (e) => `${who(e.by)} intercepts ${who(e.from)}'s pass`,
+      cross: (e) => `${who(e.by)} crosses (margin ${sgn(e.margin)})`,
+      aerial_duel: (e) => `${who(e.won_by)} wins the header among ${e.contestants}`,
+      shot: (e) => `${who(e.by)} ${e.header ? 'heads' : 'shoots'} from ${Math.round(e.distance)} m (${pct(e.probability)}, margin ${sgn(e.margin)}): ${word(e.outcome)}`,
+      block: (e) => `${who(e.by)} blocks ${who(e.shooter)}`,
+      save: (e) => `${who(e.by)} ${word(e.outcome)} (margin ${sgn(e.margin)})`,
+      goal: (e) => `GOAL! ${who(e.by)} scores for ${side(e.team)}`,
+      duel: (e) => `${who(e.carrier)} ${e.dribbling ? 'takes on' : 'shields from'} ${who(e.defender)} (${sgn(e.carrier_margin)} vs ${sgn(e.defender_margin)}): ${word(e.outcome)}`,
+      foul: (e) => `Foul by ${who(e.by)} on ${who(e.on)}${e.penalty ? ' — penalty!' : ''}`,
+      loose_ball: () => 'Loose ball',
+      gathered: (e) => `${who(e.by)} gathers it`,
+      half_time: () => 'Half time',
+      full_time: (e) => `Full time: ${e.score[0]}–${e.score[1]}`,
+    },
+  },
+  'pt-BR': {
+    language: 'Idioma', new_match: 'Nova partida', start_title: 'Começar uma partida', home: 'Mandante', away: 'Visitante',
+    your_side: 'Seu lado', watch: 'Ninguém (assistir)', seed: 'Semente', revision: 'Revisão', start: 'Começar',
+    pitch_hint: 'Escolha um jogador (clique, ou Tab e Enter) para ver a ficha.', next_round: 'Próxima rodada',
+    next_decision: 'Até minha próxima decisão', delegate: 'Deixar o NPC escolher', to_end: 'Até o fim (NPC joga)',
+    your_decision: 'Sua decisão', play_it: 'Jogar', what_happened: 'O que aconteceu', play_by_play: 'Lance a lance',
+    npc_log: 'Decisões do NPC', npc_log_hint: 'As últimas escolhas, com os candidatos que cada uma pesou.',
+    stats: 'Estatísticas', download_record: 'Baixar o registro da partida (microfut replay)',
+    on_ball: (p) => `${p} está com a bola: escolha o que ele tenta.`, test: 'teste', keeps: 'mantém', goal: 'gol',
+    gain: 'ganho', npc_pick: 'escolha do NPC', no_test: 'Conduzir não tem teste próprio: o risco é o duelo com quem alcançá-lo.',
+    stage: 'Etapa', amount: 'Valor', running: 'Acumulado', source: 'Conteúdo', working: 'Valores intermediários', requires: 'Requisitos',
+    difficulty: 'dificuldade', margin: 'margem', success: 'sucesso', failure: 'falha', dice: '3d6',
+    no_rolls: 'Nenhum teste foi rolado: ninguém pôde desafiá-lo.',
+    earlier_rolls: (n) => `${n} teste${n === 1 ? '' : 's'} rolado${n === 1 ? '' : 's'} antes da decisão (posicionamento sem bola, reinícios)`,
+    round: 'Rodada', half_time: 'Intervalo', full_time: 'Fim de jogo', advancing: 'Jogando…',
+    waiting: 'Aguardando sua decisão.', finished: 'A partida terminou.', your_turn: 'Seu jogador está com a bola.',
+    played: (n) => `${n} rodada${n === 1 ? '' : 's'} jogada${n === 1 ? '' : 's'}.`, base: 'Base', effective: 'Efetivo', value: 'Valor',
+    impossible: 'Impossível daqui (um requisito falha, p. ex. fora do alcance)',
+    chance: 'Chance', tags: 'Contexto', sheet: 'Ficha', projection: 'Nesta partida, agora', close: 'Fechar',
+    stamina: 'stamina', nearest: 'adversário mais próximo', orientation: 'corpo ao gol', neutral: 'neutro',
+    dist_goal: 'do gol', angle: 'ângulo', age: 'idade', role: 'função', xp: 'XP líquido', chosen: 'escolhido', score: 'pontuação',
+    candidates_weighed: 'candidatos pesados', human: 'você', minute: 'min', player: 'Jogador', kind: 'Tipo',
+    attributes: 'Atributos', skills: 'Habilidades', characteristics: 'Características', tests: 'Testes', derived: 'Derivados',
+    stat: { goals: 'gols', shots: 'finalizações', on_target: 'no alvo', passes: 'passes', passes_completed: 'passes certos',
+      crosses: 'cruzamentos', dribbles_won: 'dribles certos', dribbles_lost: 'dribles errados', tackles: 'desarmes',
+      interceptions: 'interceptações', blocks: 'bloqueios', saves: 'defesas', fouls: 'faltas', possession: 'posse %',
+      distance_km: 'distância (km)', mean_stamina: 'stamina média', shot_probability_sum: 'soma das chances de chute' },
+    ev: {
+      kick_off: (e) => `Saída de bola (${side(e.team)})`,
+      restart: (e) => `${restartName(e.restart)} para ${side(e.team)}`,
+      pass: (e) => `${who(e.by)} passa para ${who(e.to)} (${Math.round(e.distance)} m, margem ${sgn(e.margin)}): ${word(e.outcome)}`,
+      interception: (e) => `${who(e.by)} intercepta o passe de ${who(e.from)}`,
+      cross: (e) => `${who(e.by)} cruza (margem ${sgn(e.margin)})`,
+      aerial_duel: (e) => `${who(e.won_by)} ganha pelo alto entre ${e.contestants}`,
+      shot: (e) => `${who(e.by)} ${e.header ? 'cabeceia' : 'chuta'} de ${Math.round(e.distance)} m (${pct(e.probability)}, margem ${sgn(e.margin)}): ${word(e.outcome)}`,
+      block: (e) => `${who(e.by)} bloqueia ${who(e.shooter)}`,
+      save: (e) => `${who(e.by)}: ${word(e.outcome)} (margem ${sgn(e.margin)})`,
+      goal: (e) => `GOL! ${who(e.by)} marca para ${side(e.team)}`,
+      duel: (e) => `${who(e.carrier)} ${e.dribbling ? 'encara' : 'protege de'} ${who(e.defender)} (${sgn(e.carrier_margin)} x ${sgn(e.defender_margin)}): ${word(e.outcome)}`,
+      foul: (e) => `Falta de ${who(e.by)} em ${who(e.on)}${e.penalty ? ' — pênalti!' : ''}`,
+      loose_ball: () => 'Bola solta',
+      gathered: (e) => `${who(e.by)} fica com ela`,
+      half_time: () => 'Intervalo',
+      full_time: (e) => `Fim de jogo: ${e.score[0]}–${e.score[1]}`,
+    },
+  },
+};
+const RESTARTS = {
+  en: { kick_off: 'Kick-off', throw_in: 'Throw-in', goal_kick: 'Goal kick', corner: 'Corner', free_kick: 'Free kick', penalty: 'Penalty' },
+  'pt-BR': { kick_off: 'Saída', throw_in: 'Lateral', goal_kick: 'Tiro de meta', corner: 'Escanteio', free_kick: 'Falta', penalty: 'Pênalti' },
+};
+
+const S = {
+  lang: localStorage.getItem('microfut.lang') || ((navigator.language || '').startsWith('pt') ? 'pt-BR' : 'en'),
+  run: null, token: null, view: null, candidates: null, selected: null, busy: false,
+  feed: [], lastRolls: [], selectedPlayer: null, decisions: [],
+};
+
+const $ = (id) => document.getElementById(id);
+const t = (k) => (UI[S.lang][k] !== undefined ? UI[S.lang][k] : UI.en[k]);
+const L = (labels) => (labels ? labels[S.lang] || labels.en || '' : '');
+const pct = (p) => `${(100 * p).toFixed(p > 0 && p < 0.1 ? 1 : 0)}%`;
+const sgn = (n) => (n > 0 ? `+${n}` : `${n}`);
+const num = (x, d = 1) => (Number.isInteger(x) ? String(x) : x.toFixed(d));
+const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+const side = (team) => (S.view ? (team === 0 ? S.view.home.name : S.view.away.name) : team === 0 ? t('home') : t('away'));
+const restartName = (r) => RESTARTS[S.lang][r] || r;
+const word = (w) => String(w).replace(/_/g, ' ');
+function who(w) {
+  if (!w || !S.view) return '?';
+  const id = `${w.team === 0 ? 'home' : 'away'}-${w.shirt}`;
+  const p = S.view.players.find((x) => x.id === id);
+  return p ? `#${p.shirt} ${p.name.split(' ').slice(-1)[0]}` : `#${w.shirt}`;
+}
+const nameOf = (id) => {
+  const p = S.view && S.view.players.find((x) => x.id === id);
+  return p ? `#${p.shirt} ${p.name}` : id;
+};
+
+async function api(method, path, body, auth) {
+  const headers = {};
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (auth && S.token) headers.Authorization = `Bearer ${S.token}`;
+  const res = await fetch(API + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) {
+    const e = data.error || {};
+    throw new Error(`${e.message || res.statusText}${e.field ? ` (${e.field})` : ''}`);
+  }
+  return data;
+}
+
+// ---- language ----
+function applyLang() {
+  document.documentElement.lang = S.lang === 'pt-BR' ? 'pt-BR' : 'en';
+  $('lang').value = S.lang;
+  document.querySelectorAll('[data-t]').forEach((el) => { el.textContent = t(el.dataset.t); });
+  if (S.view) renderAll();
+}
+
+// ---- setup ----
+async function loadSetup() {
+  const [clubs, revisions] = await Promise.all([api('GET', '/clubs'), api('GET', '/revisions')]);
+  for (const sel of [$('home'), $('away')]) {
+    sel.innerHTML = clubs.map((c) => `<option value="${esc(c.id)}">${esc(c.name)}</option>`).join('');
+  }
+  if (clubs.length > 1) $('away').selectedIndex = 1;
+  $('revision').innerHTML = revisions.filter((r) => r.playable)
+    .map((r) => `<option value="${esc(r.version)}"${r.default ? ' selected' : ''}>${esc(r.version)}${r.default ? ' ★' : ''}</option>`).join('');
+}
+
+async function startMatch(ev) {
+  ev.preventDefault();
+  $('setup-error').textContent = '';
+  const body = { home: $('home').value, away: $('away').value, revision: $('revision').value || null, human: $('side').value || null };
+  if ($('seed').value !== '') body.seed = Number($('seed').value);
+  try {
+    const r = await api('POST', '/runs', body);
+    S.run = r.runId; S.token = r.token;
+    localStorage.setItem('microfut.run', JSON.stringify({ run: r.runId, token: r.token }));
+    location.hash = `run=${r.runId}`;
+    S.feed = []; S.decisions = [];
+    await openGame();
+  } catch (e) {
+    $('setup-error').textContent = e.message;
+  }
+}
+
+async function openGame() {
+  $('setup').hidden = true; $('game').hidden = false; $('new-match').hidden = false;
+  await refresh();
+  if (!S.feed.length) {
+    const ev = await api('GET', `/runs/${S.run}/events?from=${Math.max(0, S.view.round - 40)}`);
+    S.feed = ev.events.slice(-200);
+  }
+  renderAll();
+  if (S.view.pending) await loadCandidates();
+  loadDecisions();
+}
+
+async function refresh() {
+  S.view = await api('GET', `/runs/${S.run}`);
+}
+
+// ---- advancing ----
+async function advance(until, delegate) {
+  if (S.busy || !S.view || S.view.finished) return;
+  setBusy(true, t('advancing'));
+  try {
+    const r = await api('POST', `/runs/${S.run}/advance`, { until, delegate: !!delegate }, true);
+    pushEvents(r.events);
+    S.lastRolls = r.rolls;
+    await refresh();
+    S.candidates = null; S.selected = null;
+    if (S.view.pending) await loadCandidates();
+    $('status').textContent = `${t('played')(r.roundsPlayed)} ${S.view.pending ? t('your_turn') : S.view.finished ? t('finished') : ''}`;
+    $('outcome').hidden = true;
+    renderAll();
+    loadDecisions();
+  } catch (e) {
+    $('status').textContent = e.message;
+  } finally {
+    setBusy(false);
+  }
+}
+
+async function loadCandidates() {
+  S.candidates = await api('GET', `/runs/${S.run}/candidates`);
+  S.selected = null;
+  renderDecision();
+}
+
+async function playSelected() {
+  if (S.busy || S.selected === null || !S.candidates) return;
+  const c = S.candidates.candidates[S.selected];
+  setBusy(true, t('advancing'));
+  try {
+    const r = await api('POST', `/runs/${S.run}/intents`, { kind: c.kind, target: c.target }, true);
+    pushEvents(r.events);
+    await refresh();
+    renderOutcome(r, c);
+    S.candidates = null; S.selected = null;
+    if (S.view.pending) await loadCandidates();
+    renderAll();
+    loadDecisions();
+    $('outcome').scrollIntoView({ block: 'nearest' });
+  } catch (e) {
+    $('status').textContent = e.message;
+  } finally {
+    setBusy(false);
+  }
+}
+
+function setBusy(b, msg) {
+  S.busy = b;
+  if (msg) $('status').textContent = msg;
+  updateControls();
+}
+
+function pushEvents(evs) {
+  S.feed.push(...evs);
+  if (S.feed.length > 400) S.feed = S.feed.slice(-400);
+}
+
+// ---- rendering ----
+function renderAll() {
+  renderScore(); renderPitch(); renderDecision(); renderFeed(); renderDecisionLog(); renderStats(); updateControls();
+  if (S.selectedPlayer) showPlayer(S.selectedPlayer, true);
+}
+
+function updateControls() {
+  const v = S.view;
+  const done = !v || v.finished;
+  const pending = v && !!v.pending;
+  $('adv-round').disabled = S.busy || done || pending;
+  $('adv-decision').disabled = S.busy || done || pending || !v.human;
+  $('adv-delegate').disabled = S.busy || done || !pending;
+  $('adv-end').disabled = S.busy || done;
+  $('play').disabled = S.busy || S.selected === null;
+}
+
+function renderScore() {
+  const v = S.view;
+  const half = v.finished ? t('full_time') : `${Math.floor(v.minute)}'`;
+  $('scoreboard').innerHTML =
+    `<span class="team"><i class="swatch" style="background:var(--home)"></i>${esc(v.home.name)}</span>` +
+    `<span class="score" data-testid="score">${v.score[0]} – ${v.score[1]}</span>` +
+    `<span class="team">${esc(v.away.name)}<i class="swatch" style="background:var(--away)"></i></span>` +
+    `<span class="clock">${half} · ${t('round')} ${v.round}</span>`;
+}
+
+const SVGNS = 'http://www.w3.org/2000/svg';
+function renderPitch() {
+  const v = S.view; const p = v.pitch; const m = 3;
+  const svg = $('pitch');
+  svg.setAttribute('viewBox', `${-m} ${-m} ${p.length + 2 * m} ${p.width + 2 * m}`);
+  const line = 'fill="none" stroke="var(--chalk)" stroke-width="0.22"';
+  const bw = p.boxHalfWidth; const gy = p.goalY;
+  let s = '';
+  for (let i = 0; i < 10; i++) s += `<rect x="${(i * p.length) / 10}" y="0" width="${p.length / 10}" height="${p.width}" fill="${i % 2 ? 'var(--grass2)' : 'var(--grass)'}"/>`;
+  s += `<rect x="0" y="0" width="${p.length}" height="${p.width}" ${line}/>`;
+  s += `<line x1="${p.length / 2}" y1="0" x2="${p.length / 2}" y2="${p.width}" ${line}/>`;
+  s += `<circle cx="${p.length / 2}" cy="${p.width / 2}" r="9.15" ${line}/><circle cx="${p.length / 2}" cy="${p.width / 2}" r="0.3" fill="var(--chalk)"/>`;
+  s += `<rect x="0" y="${gy - bw}" width="${p.boxDepth}" height="${2 * bw}" ${line}/>`;
+  s += `<rect x="${p.length - p.boxDepth}" y="${gy - bw}" width="${p.boxDepth}" height="${2 * bw}" ${line}/>`;
+  s += `<rect x="-1.6" y="${p.postLow}" width="1.6" height="${p.postHigh - p.postLow}" fill="rgba(255,255,255,.25)" stroke="#fff" stroke-width="0.2"/>`;
+  s += `<rect x="${p.length}" y="${p.postLow}" width="1.6" height="${p.postHigh - p.postLow}" fill="rgba(255,255,255,.25)" stroke="#fff" stroke-width="0.2"/>`;
+  // Where the selected candidate would send the ball or the carrier.
+  if (S.candidates && S.selected !== null) {
+    const c = S.candidates.candidates[S.selected];
+    const carrier = v.players.find((x) => x.hasBall);
+    if (carrier) s += `<line x1="${carrier.x}" y1="${carrier.y}" x2="${c.dest[0]}" y2="${c.dest[1]}" stroke="var(--accent)" stroke-width="0.35" stroke-dasharray="1 .6"/><circle cx="${c.dest[0]}" cy="${c.dest[1]}" r="0.7" fill="none" stroke="var(--accent)" stroke-width="0.3"/>`;
+  }
+  for (const pl of v.players) {
+    const home = pl.side === 'home';
+    const fill = home ? 'var(--home)' : 'var(--away)';
+    const ink = home ? 'var(--home-ink)' : 'var(--away-ink)';
+    const r = 1.35;
+    const stam = Math.max(0, Math.min(1, pl.stamina / 100));
+    const label = `${pl.name}, #${pl.shirt}, ${L(pl.roleLabel) || pl.role}, ${t('stamina')} ${Math.round(pl.stamina)}`;
+    s += `<g class="pl${S.selectedPlayer === pl.id ? ' sel' : ''}" tabindex="0" role="button" data-id="${pl.id}" aria-label="${esc(label)}" transform="translate(${pl.x} ${pl.y})">`;
+    if (pl.dir) s += `<line x1="0" y1="0" x2="${pl.dir[0] * 2.6}" y2="${pl.dir[1] * 2.6}" stroke="${fill}" stroke-width="0.35" stroke-linecap="round"/>`;
+    s += `<circle class="ring" r="${r + 0.35}" fill="none" stroke="rgba(0,0,0,.35)" stroke-width="0.3"/>`;
+    s += `<circle r="${r}" fill="${fill}" stroke="${pl.line === 'goalkeeper' ? '#fff' : 'rgba(0,0,0,.5)'}" stroke-width="0.2"/>`;
+    s += `<path d="M ${-r} ${r + 0.7} h ${2 * r * stam}" stroke="${stam > 0.5 ? '#7ee787' : stam > 0.25 ? '#f2c230' : '#ff6b6b'}" stroke-width="0.35"/>`;
+    s += `<text y="0.5" text-anchor="middle" font-size="1.45" font-weight="700" fill="${ink}">${pl.shirt}</text>`;
+    if (pl.hasBall) s += `<circle r="${r + 0.9}" fill="none" stroke="#fff" stroke-width="0.25" stroke-dasharray=".7 .4"/>`;
+    s += `<title>${esc(label)}</title></g>`;
+  }
+  // A held ball is drawn at the holder's feet, beside his shirt number.
+  const held = v.ball.state === 'held' ? 1.3 : 0;
+  s += `<circle cx="${v.ball.x + held}" cy="${v.ball.y + held}" r="0.55" fill="#fff" stroke="#111" stroke-width="0.15"/>`;
+  svg.innerHTML = s;
+}
+
+function renderDecision() {
+  const c = S.candidates;
+  $('decision').hidden = !c;
+  if (!c) return;
+  $('decision-who').textContent = t('on_ball')(nameOf(c.player));
+  $('candidates').innerHTML = c.candidates.map((k, i) => {
+    const sub = `${t('keeps')} ${pct(k.keepProbability)} · ${t('gain')} ${Math.round(k.gain)} m${k.goalChance > 0 ? ` · ${t('goal')} ${pct(k.goalChance)}` : ''}`;
+    return `<li><button type="button" data-i="${i}" aria-pressed="${S.selected === i}">
+      <span>${i < 9 ? `<kbd>${i + 1}</kbd> ` : ''}${esc(intentLabel(k))}${i === c.npcChoice ? `<span class="npc">${t('npc_pick')}</span>` : ''}</span>
+      <span class="odds" title="${t('test')}">${pct(k.probability)}</span>
+      <span class="sub">${sub}</span>
+      <span class="bar-odds"><i style="width:${(100 * k.keepProbability).toFixed(1)}%"></i></span></button></li>`;
+  }).join('');
+  renderExplanation();
+}
+
+function intentLabel(k) {
+  const pt = S.lang === 'pt-BR';
+  switch (k.kind) {
+    case 'carry': return `${pt ? 'Conduzir' : 'Carry'} ${k.target}°`;
+    case 'pass': return `${pt ? 'Passe para' : 'Pass to'} ${nameOf(`${S.view.human}-${k.target}`)}`;
+    case 'dribble': return `${pt ? 'Driblar' : 'Take on'} ${nameOf(`${S.view.human === 'home' ? 'away' : 'home'}-${k.target}`)}`;
+    case 'shoot': return pt ? 'Chutar' : 'Shoot';
+    case 'cross': return pt ? 'Cruzar' : 'Cross';
+    default: return k.intent;
+  }
+}
+
+function rowsOf(list, cls) {
+  return list.map((r) => {
+    const a = r.op === 'mul' ? `×${num(r.amount, 2)}` : r.kind === 'base' || r.kind === 'let' || r.op === 'check' ? num(r.amount, 2) : sgn(+num(r.amount, 2));
+    const tone = r.kind === 'modifier' || r.kind === 'clamp' ? (r.op === 'mul' ? (r.amount > 1 ? 'pos' : r.amount < 1 ? 'neg' : 'zero') : r.amount > 0 ? 'pos' : r.amount < 0 ? 'neg' : 'zero') : '';
+    const input = r.input ? ` <span class="src">(${esc(r.input.table)}: ${num(r.input.value, 1)})</span>` : '';
+    return `<tr class="${cls || ''}"><td>${esc(L(r.label))}${input}<div class="src">${esc(r.source)}</div></td><td class="num ${tone}">${a}</td><td class="num">${num(r.running, 2)}</td></tr>`;
+  }).join('');
+}
+
+function renderExplanation() {
+  const box = $('explanation');
+  if (!S.candidates || S.selected === null) { box.innerHTML = ''; updateControls(); return; }
+  const k = S.candidates.candidates[S.selected];
+  let h = `<p><strong>${esc(intentLabel(k))}</strong> — ${t('test')} ${pct(k.probability)}, ${t('keeps')} ${pct(k.keepProbability)}, ${t('gain')} ${Math.round(k.gain)} m</p>`;
+  const e = k.explanation;
+  if (!e) {
+    h += `<p class="muted">${t('no_test')}</p>`;
+  } else {
+    h += `<table><thead><tr><th>${esc(L(e.label))} — ${t('stage')}</th><th class="num">${t('amount')}</th><th class="num">${t('running')}</th></tr></thead><tbody>`;
+    if (e.working.length) h += `<tr><th colspan="3">${t('working')}</th></tr>${rowsOf(e.working)}`;
+    if (e.requires.length) h += `<tr><th colspan="3">${t('requires')}</th></tr>${rowsOf(e.requires)}`;
+    h += rowsOf(e.contributions);
+    h += '</tbody></table>';
+  }
+  box.innerHTML = h;
+  updateControls();
+}
+
+function renderOutcome(r, c) {
+  const mine = S.candidates ? S.candidates.player : null;
+  const rolls = r.rolls.map((x) => rollHtml(x, x.player === mine)).join('');
+  const evs = r.events.map((e) => `<li>${esc(eventText(e))}</li>`).join('');
+  const none = r.rolls.length ? '' : `<p class="muted">${t('no_rolls')}</p>`;
+  const before = r.earlierRolls.length
+    ? `<details><summary>${t('earlier_rolls')(r.earlierRolls.length)}</summary><div class="dice">${r.earlierRolls.map(rollHtml).join('')}</div></details>` : '';
+  $('outcome-body').innerHTML = `<p><strong>${esc(intentLabel(c))}</strong> — ${t('round')} ${r.round}</p><div class="dice">${rolls}</div>${none}<ul>${evs}</ul>${before}`;
+  $('status').textContent = r.events.map(eventText).join(' · ') || t('played')(1);
+  $('outcome').hidden = false;
+}
+
+function rollHtml(x, mine) {
+  return `<div class="roll ${x.success ? 'ok' : 'ko'}${mine ? ' mine' : ''}" data-testid="roll">
+    <div>${esc(nameOf(x.player))} — ${esc(L(x.label))}</div>
+    <div><span class="total">${t('dice')} ${x.total}</span> vs ${t('difficulty')} ${x.difficulty} → ${t('margin')} <strong>${sgn(x.margin)}</strong> (${x.success ? t('success') : t('failure')}, ${pct(x.probability)})</div></div>`;
+}
+
+function eventText(e) {
+  const f = t('ev')[e.kind];
+  return f ? f(e) : e.kind;
+}
+
+function renderFeed() {
+  const items = S.feed.slice(-120).reverse();
+  $('feed').innerHTML = items.map((e) => `<li class="${e.kind === 'goal' ? 'goal' : ''}"><span class="min">${Math.floor(e.minute)}'</span>${esc(eventText(e))}</li>`).join('');
+}
+
+async function loadDecisions() {
+  try {
+    const from = Math.max(0, S.view.round - 30);
+    const d = await api('GET', `/runs/${S.run}/decisions?from=${from}`);
+    S.decisions = d.decisions.slice(-25).reverse();
+    renderDecisionLog();
+  } catch (e) { /* the log is an aid; the game goes on */ }
+}
+
+function renderDecisionLog() {
+  $('decisions').innerHTML = S.decisions.map((d, i) => {
+    const c = d.candidate_actions[d.selected_action];
+    return `<li><button type="button" data-d="${i}">${Math.floor(d.match_state_summary.minute)}' ${esc(d.player_id.split('#')[1] || d.player_id)} → ${esc(c ? c.target : '?')}${d.human ? ` (${t('human')})` : ''}</button></li>`;
+  }).join('');
+}
+
+function showDecision(i) {
+  const d = S.decisions[i];
+  if (!d) return;
+  const a = d.adaptation; const p = d.club_personality;
+  let h = `<p><strong>${esc(d.player_id)}</strong> · ${t('round')} ${d.round} · ${d.match_state_summary.score.join('–')} · ${d.candidate_actions.length} ${t('candidates_weighed')}<br>
+    <span class="muted">personality V${p.verticality} S${p.security} R${p.risk_tolerance} · adaptation V${num(a.verticality, 2)} S${num(a.security, 2)} R${num(a.risk_tolerance, 2)}</span></p>`;
+  h += '<table><thead><tr><th></th><th class="num">P</th><th class="num">prog</th><th class="num">threat</th><th class="num">risk</th><th class="num">pers</th><th class="num">state</th><th class="num">noise</th><th class="num">score</th></tr></thead><tbody>';
+  d.candidate_actions.forEach((c, k) => {
+    h += `<tr class="${k === d.selected_action ? 'chosen' : ''}"><td>${esc(c.target)}${k === d.selected_action ? ` ✓ ${t('chosen')}` : ''}</td><td class="num">${pct(c.success_probability)}</td><td class="num">${num(c.progression, 2)}</td><td class="num">${num(c.threat, 3)}</td><td class="num">${num(c.turnover_risk, 3)}</td><td class="num">${num(c.personality_modifier, 3)}</td><td class="num">${num(c.match_state_modifier, 3)}</td><td class="num">${num(c.noise, 3)}</td><td class="num">${num(c.final_score, 3)}</td></tr>`;
+  });
+  $('decision-detail').innerHTML = `${h}</tbody></table>`;
+}
+
+function renderStats() {
+  const v = S.view;
+  $('stats').hidden = !v.finished;
+  $('game').classList.toggle('over', v.finished);
+  if (!v.finished) return;
+  const keys = Object.keys(t('stat'));
+  let h = `<table><thead><tr><th></th><th class="num">${esc(v.home.name)}</th><th class="num">${esc(v.away.name)}</th></tr></thead><tbody>`;
+  for (const k of keys) {
+    const a = v.home.stats[k]; const b = v.away.stats[k];
+    if (a === undefined) continue;
+    h += `<tr><td>${esc(t('stat')[k])}</td><td class="num">${num(a, 1)}</td><td class="num">${num(b, 1)}</td></tr>`;
+  }
+  $('stats-body').innerHTML = `${h}</tbody></table>`;
+  $('record-link').href = `${API}/runs/${S.run}/record`;
+}
+
+// ---- the player's sheet and projection ----
+async function showPlayer(id, quiet) {
+  S.selectedPlayer = id;
+  try {
+    const [sheet, proj] = await Promise.all([
+      api('GET', `/runs/${S.run}/players/${id}`),
+      api('GET', `/runs/${S.run}/players/${id}/attributes`),
+    ]);
+    renderPlayer(sheet, proj);
+    if (!quiet) {
+      renderPitch();
+      $('player').scrollIntoView({ block: 'nearest' });
+      $('player-title').focus();
+    }
+  } catch (e) {
+    $('status').textContent = e.message;
+  }
+}
+
+function tone(a) {
+  const d = a.effectiveValue - a.baseValue;
+  return Math.abs(d) < 1e-9 ? 'same' : d > 0 ? 'up' : 'down';
+}
+
+function tip(a) {
+  const rows = a.contributions.map((c) => {
+    const cls = c.kind === 'modifier' || c.kind === 'clamp' ? (c.amount > 0 ? 'pos' : c.amount < 0 ? 'neg' : 'zero') : '';
+    const amount = c.op === 'mul' ? `×${num(c.amount, 2)}` : c.kind === 'modifier' || c.kind === 'clamp' ? sgn(+num(c.amount, 2)) : num(c.amount, 2);
+    return `<tr><td>${esc(L(c.label))}${c.input !== null ? ` (${num(c.input, 1)})` : ''}</td><td class="${cls}">${amount}</td><td>${num(c.running, 2)}</td></tr>`;
+  }).join('');
+  return `<strong>${esc(L(a.displayName))}</strong>${a.pipelineId ? ` <span class="src">${esc(a.pipelineId)}</span>` : ''}<table>${rows}</table>${a.contributionsTruncated ? '…' : ''}<div class="src">${esc(a.contextTags.join(', '))}</div>`;
+}
+
+function renderPlayer(sheet, proj) {
+  const s = sheet.sheet;
+  $('player').hidden = false;
+  $('player-title').textContent = `#${s.shirt} ${s.name}`;
+  $('player-title').tabIndex = -1;
+  const c = proj.context;
+  const groups = [['attribute', t('attributes')], ['skill', t('skills')], ['characteristic', t('characteristics')], ['test', t('tests')], ['derived', t('derived')]];
+  let h = `<button type="button" class="player-close" id="player-close">${t('close')}</button>`;
+  h += `<p class="muted">${esc(L(s.role_label) || s.role)} · ${t('age')} ${s.age} · ${esc(s.club || '')}</p>`;
+  h += `<div class="ctx"><span>${t('projection')} (${t('round')} ${proj.round})</span><span>${t('stamina')} ${num(c.stamina, 1)}</span><span>${t('nearest')} ${num(c.nearestOpponent, 1)} m</span><span>${t('orientation')} ${c.orientation === null ? t('neutral') : `${Math.round(c.orientation)}°`}</span><span>${num(c.distanceToGoal, 1)} m ${t('dist_goal')}</span><span>${t('angle')} ${num(c.angleToGoal, 1)}°</span></div>`;
+  for (const [kind, title] of groups) {
+    const list = proj.attributes.filter((a) => a.kind === kind);
+    if (!list.length) continue;
+    h += `<table data-testid="proj-${kind}"><thead><tr><th>${title}</th><th class="num">${t('base')}</th><th class="num">${t('effective')}</th>${kind === 'test' ? `<th class="num">${t('chance')}</th>` : ''}</tr></thead><tbody>`;
+    list.forEach((a) => {
+      const idx = proj.attributes.indexOf(a);
+      h += `<tr><td>${esc(L(a.displayName))}${a.unit ? ` <span class="src">${esc(a.unit)}</span>` : ''}</td><td class="num">${num(a.baseValue, 2)}</td>
+        <td class="num"><span class="val ${tone(a)}" tabindex="0" data-tip="${idx}">${num(a.effectiveValue, 2)}</span></td>
+        ${kind === 'test' ? `<td class="num">${a.difficulty === null ? `<span title="${t('impossible')}">—</span>` : pct(a.probability)}</td>` : ''}</tr>`;
+    });
+    h += '</tbody></table>';
+  }
+  $('player-body').innerHTML = h;
+  $('player-body').dataset.proj = JSON.stringify(proj.attributes);
+  $('player-close').onclick = () => { $('player').hidden = true; S.selectedPlayer = null; renderPitch(); };
+}
+
+function showTip(el) {
+  const list = JSON.parse($('player-body').dataset.proj || '[]');
+  const a = list[+el.dataset.tip];
+  if (!a) return;
+  const box = $('tooltip');
+  box.innerHTML = tip(a);
+  box.hidden = false;
+  const r = el.getBoundingClientRect();
+  const w = box.offsetWidth; const hh = box.offsetHeight;
+  let x = r.left - w - 8; if (x < 4) x = Math.min(window.innerWidth - w - 4, r.right + 8);
+  let y = r.top; if (y + hh > window.innerHeight - 4) y = Math.max(4, window.innerHeight - hh - 4);
+  box.style.left = `${Math.max(4, x)}px`; box.style.top = `${y}px`;
+}
+const hideTip = () => { $('tooltip').hidden = true; };
+
+// ---- wiring ----
+function wire() {
+  $('lang').onchange = () => { S.lang = $('lang').value; localStorage.setItem('microfut.lang', S.lang); applyLang(); };
+  $('setup-form').onsubmit = startMatch;
+  $('new-match').onclick = () => {
+    localStorage.removeItem('microfut.run'); location.hash = '';
+    S.run = null; S.view = null; S.candidates = null; S.feed = []; S.selectedPlayer = null;
+    $('game').hidden = true; $('setup').hidden = false; $('new-match').hidden = true; $('player').hidden = true; $('scoreboard').innerHTML = '';
+  };
+  $('adv-round').onclick = () => advance('round');
+  $('adv-decision').onclick = () => advance('decision');
+  $('adv-delegate').onclick = () => advance('round', true);
+  $('adv-end').onclick = () => advance('end', true);
+  $('play').onclick = playSelected;
+  $('candidates').onclick = (e) => {
+    const b = e.target.closest('button[data-i]');
+    if (!b) return;
+    S.selected = +b.dataset.i;
+    renderDecision(); renderPitch();
+    $('candidates').querySelector(`button[data-i="${S.selected}"]`).focus();
+  };
+  $('decisions').onclick = (e) => { const b = e.target.closest('button[data-d]'); if (b) showDecision(+b.dataset.d); };
+  const pitch = $('pitch');
+  pitch.addEventListener('click', (e) => { const g = e.target.closest('.pl'); if (g) showPlayer(g.dataset.id); });
+  pitch.addEventListener('keydown', (e) => {
+    const g = e.target.closest('.pl');
+    if (g && (e.key === 'Enter' || e.key === ' ')) { e.preventDefault(); showPlayer(g.dataset.id); }
+  });
+  const body = $('player-body');
+  body.addEventListener('mouseover', (e) => { const v = e.target.closest('[data-tip]'); if (v) showTip(v); });
+  body.addEventListener('mouseout', (e) => { if (e.target.closest('[data-tip]')) hideTip(); });
+  body.addEventListener('focusin', (e) => { const v = e.target.closest('[data-tip]'); if (v) showTip(v); });
+  body.addEventListener('focusout', hideTip);
+  document.addEventListener('keydown', (e) => {
+    if (e.target.matches('input, select, textarea') || e.ctrlKey || e.metaKey || e.altKey || $('game').hidden) return;
+    const k = e.key.toLowerCase();
+    if (k === 'escape') { hideTip(); return; }
+    if (k === 'n') advance('round');
+    else if (k === 'd') advance('decision');
+    else if (k === 'l' && S.view && S.view.pending) advance('round', true);
+    else if (k === 'e') advance('end', true);
+    else if (/^[1-9]$/.test(k) && S.candidates && +k <= S.candidates.candidates.length) {
+      S.selected = +k - 1; renderDecision(); renderPitch();
+    } else if (k === 'enter' && S.selected !== null && !e.target.closest('.pl, a, button:not([data-i])')) { e.preventDefault(); playSelected(); }
+  });
+}
+
+async function main() {
+  wire();
+  applyLang();
+  await loadSetup().catch((e) => { $('setup-error').textContent = e.message; });
+  const m = location.hash.match(/run=([0-9a-f]+)/);
+  const saved = JSON.parse(localStorage.getItem('microfut.run') || 'null');
+  if (m || saved) {
+    S.run = m ? m[1] : saved.run;
+    S.token = saved && saved.run === S.run ? saved.token : null;
+    try { await openGame(); } catch (e) { $('setup').hidden = false; $('game').hidden = true; $('setup-error').textContent = e.message; }
+  }
+}
+main();

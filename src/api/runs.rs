@@ -1,0 +1,792 @@
+//! The runs the server plays: create, advance, decide, read — each a call of the same library
+//! functions the CLI uses (`engine::Match` step/candidates/decide, explanations, projections,
+//! `run::resume`), with the store below.
+//!
+//! Live matches are kept in memory (at most `LIVE_CAP`, least recently used evicted) and
+//! rebuilt from the store when needed; a run's mutex serialises its writes. An advance or an
+//! intent is committed in one transaction before it is answered; if the commit fails the live
+//! match is dropped, so the next request rebuilds it from what was committed.
+
+use super::dto::*;
+use super::error::{ApiError, ApiResult};
+use crate::catalog::{Catalog, ENGINE_VERSION};
+use crate::club::Club;
+use crate::engine::projection::RollRecord;
+use crate::engine::state::{Ball, Line};
+use crate::engine::{Intent, Match, Options, Rules, Step};
+use crate::run::resume::{Resume, ResumeError, resume};
+use crate::store::{Advance, NewRun, RoundRow, Store, StoredRun};
+use axum::http::StatusCode;
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// Live matches kept in memory; older ones are rebuilt from the store on their next request.
+const LIVE_CAP: usize = 512;
+/// Contributions a projection lists per value (the rest are counted as truncated).
+const MAX_CONTRIBUTIONS: usize = 64;
+
+pub struct LiveRun {
+    pub id: String,
+    pub m: Match,
+    pub rules: Arc<Rules>,
+    pub human: Option<usize>,
+    pub retention: usize,
+    token_sha256: String,
+    committed_rounds: usize,
+    committed_events: usize,
+    committed_intents: usize,
+    committed_decisions: u64,
+    /// Set when the stored run cannot be continued by this server (another engine).
+    pub frozen: Option<String>,
+}
+
+type Slot = Arc<Mutex<Option<LiveRun>>>;
+
+/// A roll as the store keeps it.
+type StoredRoll = (String, String, i32, u32, i32, bool, f64);
+
+#[derive(Default)]
+struct Live {
+    runs: HashMap<String, (Slot, u64)>,
+    tick: u64,
+}
+
+pub struct Runs {
+    pub catalog: Arc<Catalog>,
+    pub store: Arc<Store>,
+    rules: Mutex<HashMap<String, Arc<Rules>>>,
+    live: Mutex<Live>,
+}
+
+pub fn sha256_hex(s: &str) -> String {
+    Sha256::digest(s.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn random_hex(bytes: usize) -> ApiResult<String> {
+    let mut buf = vec![0u8; bytes];
+    getrandom::fill(&mut buf).map_err(|e| ApiError::unavailable(format!("no randomness: {e}")))?;
+    Ok(buf.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+fn store_err(e: crate::store::StoreError) -> ApiError {
+    ApiError::unavailable(e.to_string())
+}
+
+/// `home-9` for player index `p`.
+pub fn player_id(m: &Match, p: usize) -> String {
+    let pl = &m.state().players[p];
+    format!("{}-{}", if pl.team == 0 { "home" } else { "away" }, pl.shirt)
+}
+
+/// Player index for `home-9`, or a 404 naming `playerId`.
+pub fn player_index(m: &Match, id: &str) -> ApiResult<usize> {
+    let parsed = id.split_once('-').and_then(|(side, shirt)| {
+        let t = match side {
+            "home" => 0,
+            "away" => 1,
+            _ => return None,
+        };
+        Some((t, shirt.parse::<u32>().ok()?))
+    });
+    let Some((t, shirt)) = parsed else {
+        return Err(ApiError::invalid("playerId", format!("'{id}' is not a player id (home-<shirt> or away-<shirt>)")));
+    };
+    m.state()
+        .players
+        .iter()
+        .position(|p| p.team == t && p.shirt == shirt)
+        .ok_or_else(|| ApiError::not_found("playerId", format!("no player {id} on the pitch")))
+}
+
+fn roll_view(m: &Match, r: &RollRecord) -> RollView {
+    let pipe = &m.rules().rs.pipelines[r.pipeline];
+    RollView {
+        player: player_id(m, r.player),
+        pipeline: pipe.id.clone(),
+        label: pipe.label.clone(),
+        difficulty: r.difficulty,
+        total: r.total,
+        margin: r.margin,
+        success: r.success,
+        probability: r.probability,
+    }
+}
+
+fn rolls_now(m: &Match) -> Vec<RollView> {
+    m.round_rolls().iter().map(|r| roll_view(m, r)).collect()
+}
+
+fn pending_view(m: &Match) -> Option<PendingView> {
+    let c = m.candidates()?;
+    Some(PendingView {
+        round: m.state().round,
+        player: m.state().holder().map(|h| player_id(m, h)).unwrap_or_default(),
+        candidates: c.len(),
+    })
+}
+
+fn minute(m: &Match) -> f64 {
+    (m.state().minute(m.rules().clock.half_seconds) * 100.0).round() / 100.0
+}
+
+impl Runs {
+    pub fn new(catalog: Arc<Catalog>, store: Arc<Store>) -> Runs {
+        Runs { catalog, store, rules: Mutex::new(HashMap::new()), live: Mutex::new(Live::default()) }
+    }
+
+    /// The compiled rules of a revision (by version, or the newest published), cached by fingerprint.
+    pub fn rules(&self, version: Option<&str>, field: &str) -> ApiResult<Arc<Rules>> {
+        let rev = self.catalog.revision("microfut", version).map_err(|e| ApiError::invalid(field, e.to_string()))?;
+        if let Some(r) = self.rules.lock().unwrap_or_else(|p| p.into_inner()).get(&rev.fingerprint) {
+            return Ok(r.clone());
+        }
+        let rules = crate::run::rules_for(&self.catalog, Some(&rev.version.to_string()))
+            .map_err(|e| ApiError::invalid(field, e.to_string()))?;
+        self.rules.lock().unwrap_or_else(|p| p.into_inner()).insert(rev.fingerprint.clone(), rules.clone());
+        Ok(rules)
+    }
+
+    fn pinned_rules(&self, run: &NewRun) -> Result<Arc<Rules>, String> {
+        if let Some(r) = self.rules.lock().unwrap_or_else(|p| p.into_inner()).get(&run.fingerprint) {
+            return Ok(r.clone());
+        }
+        let record_like = crate::run::RunRecord {
+            format: crate::run::FORMAT.into(),
+            ruleset: run.ruleset.clone(),
+            revision: run.revision.clone(),
+            fingerprint: run.fingerprint.clone(),
+            engine_version: run.engine_version.clone(),
+            seed: run.seed,
+            human: None,
+            formations: [None, None],
+            home: run.home.clone(),
+            away: run.away.clone(),
+            intents: Vec::new(),
+            score: [0, 0],
+            stats: Default::default(),
+            events: Vec::new(),
+            round_hashes: Vec::new(),
+        };
+        let rules = crate::run::pinned_rules(&self.catalog, &record_like).map_err(|e| e.to_string())?;
+        self.rules.lock().unwrap_or_else(|p| p.into_inner()).insert(run.fingerprint.clone(), rules.clone());
+        Ok(rules)
+    }
+
+    /// A club by id: a sample of the content, else an uploaded one.
+    pub fn club(&self, id: &str, field: &str) -> ApiResult<Club> {
+        if let Ok(entry) = self.catalog.ruleset("microfut")
+            && let Some(v) = entry.extra.get(&format!("clubs/{id}.json"))
+        {
+            return Club::from_value(v.clone()).map_err(|e| ApiError::invalid(field, format!("sample club {id}: {e}")));
+        }
+        match self.store.club(id).map_err(store_err)? {
+            Some(c) => Ok(c),
+            None => Err(ApiError::invalid(field, format!("no club '{id}' (GET /api/v1/clubs lists them)"))),
+        }
+    }
+
+    pub fn create(&self, req: CreateRun) -> ApiResult<CreatedRun> {
+        let rules = self.rules(req.revision.as_deref(), "/revision")?;
+        let home = self.club(&req.home, "/home")?;
+        let away = self.club(&req.away, "/away")?;
+        let seed = match req.seed {
+            Some(s) => s,
+            None => u64::from_str_radix(&random_hex(8)?, 16).unwrap_or(0) >> 11,
+        };
+        let human = req.human.map(Side::index);
+        let formations = [req.home_formation.clone(), req.away_formation.clone()];
+        let options = Options { human, retention: None, formations: formations.clone() };
+        let m = Match::new(rules.clone(), &home, &away, seed, options).map_err(|e| {
+            let msg = e.to_string();
+            let field = if msg.contains("formation") {
+                if msg.contains(&format!("'{}'", home.id)) { "/homeFormation" } else { "/awayFormation" }
+            } else if msg.contains(&format!("'{}'", home.id)) {
+                "/home"
+            } else {
+                "/away"
+            };
+            ApiError::invalid(field, msg)
+        })?;
+        let id = random_hex(16)?;
+        let token = random_hex(32)?;
+        let rs = &rules.rs;
+        let new = NewRun {
+            id: id.clone(),
+            token_sha256: sha256_hex(&token),
+            ruleset: rs.id.clone(),
+            revision: rs.version.to_string(),
+            fingerprint: rs.fingerprint.clone(),
+            engine_version: ENGINE_VERSION.into(),
+            seed,
+            human: human.map(|t| crate::run::side_name(t).to_string()),
+            formations,
+            home: home.clone(),
+            away: away.clone(),
+            retention: m.decisions().retention(),
+        };
+        self.store.create_run(&new).map_err(store_err)?;
+        let live = LiveRun {
+            id: id.clone(),
+            retention: new.retention,
+            m,
+            rules: rules.clone(),
+            human,
+            token_sha256: new.token_sha256.clone(),
+            committed_rounds: 0,
+            committed_events: 0,
+            committed_intents: 0,
+            committed_decisions: 0,
+            frozen: None,
+        };
+        let slot: Slot = Arc::new(Mutex::new(Some(live)));
+        self.remember(&id, slot);
+        Ok(CreatedRun {
+            run_id: id,
+            token,
+            ruleset: new.ruleset,
+            revision: new.revision,
+            fingerprint: new.fingerprint,
+            engine_version: new.engine_version,
+            seed,
+            human: req.human,
+            home: ClubRef { id: home.id.clone(), name: home.name.clone() },
+            away: ClubRef { id: away.id.clone(), name: away.name.clone() },
+        })
+    }
+
+    fn remember(&self, id: &str, slot: Slot) {
+        let mut live = self.live.lock().unwrap_or_else(|p| p.into_inner());
+        live.tick += 1;
+        let tick = live.tick;
+        live.runs.insert(id.to_string(), (slot, tick));
+        if live.runs.len() > LIVE_CAP {
+            // Evict the least recently used run nobody is using right now.
+            let mut by_age: Vec<(u64, String)> = live.runs.iter().map(|(k, (_, t))| (*t, k.clone())).collect();
+            by_age.sort();
+            for (_, k) in by_age.into_iter().take(live.runs.len() - LIVE_CAP) {
+                let idle = live.runs.get(&k).is_some_and(|(s, _)| s.try_lock().is_ok() && Arc::strong_count(s) == 1);
+                if idle {
+                    live.runs.remove(&k);
+                }
+            }
+        }
+    }
+
+    fn forget(&self, id: &str) {
+        self.live.lock().unwrap_or_else(|p| p.into_inner()).runs.remove(id);
+    }
+
+    /// Runs `f` on the live run `id`, rebuilding it from the store first when needed.
+    pub fn with_run<T>(&self, id: &str, f: impl FnOnce(&mut LiveRun) -> ApiResult<T>) -> ApiResult<T> {
+        let slot = {
+            let mut live = self.live.lock().unwrap_or_else(|p| p.into_inner());
+            live.tick += 1;
+            let tick = live.tick;
+            match live.runs.get_mut(id) {
+                Some((s, t)) => {
+                    *t = tick;
+                    s.clone()
+                }
+                None => {
+                    let s: Slot = Arc::new(Mutex::new(None));
+                    live.runs.insert(id.to_string(), (s.clone(), tick));
+                    s
+                }
+            }
+        };
+        let mut guard = slot.lock().unwrap_or_else(|p| p.into_inner());
+        if guard.is_none() {
+            match self.rebuild(id) {
+                Ok(run) => *guard = Some(run),
+                Err(e) => {
+                    drop(guard);
+                    self.forget(id);
+                    return Err(e);
+                }
+            }
+        }
+        let run = guard.as_mut().expect("filled above");
+        f(run)
+    }
+
+    fn rebuild(&self, id: &str) -> ApiResult<LiveRun> {
+        let stored: StoredRun = self
+            .store
+            .run(id)
+            .map_err(store_err)?
+            .ok_or_else(|| ApiError::not_found("runId", format!("no run '{id}'")))?;
+        let run = &stored.run;
+        let frozen_rules = |why: String| ApiError::conflict("run_not_playable", Some("runId"), why);
+        let rules = self.pinned_rules(run).map_err(frozen_rules)?;
+        if run.engine_version != ENGINE_VERSION {
+            return Err(ApiError::conflict(
+                "run_not_playable",
+                Some("runId"),
+                format!(
+                    "run {id} was recorded by engine {}; this server is engine {ENGINE_VERSION} (its record and events \
+                     stay readable)",
+                    run.engine_version
+                ),
+            ));
+        }
+        let hashes = self.store.hashes(id).map_err(store_err)?;
+        let intents = self.store.intents(id).map_err(store_err)?;
+        let human = run.human.as_deref().and_then(crate::run::side_index);
+        let options = Options { human, retention: Some(run.retention), formations: run.formations.clone() };
+        let m = resume(
+            rules.clone(),
+            Resume {
+                home: &run.home,
+                away: &run.away,
+                seed: run.seed,
+                options,
+                intents: &intents,
+                hashes: &hashes,
+                pending: stored.pending,
+            },
+        )
+        .map_err(|e| match e {
+            ResumeError::Diverged(msg) => frozen_rules(format!("run {id}: {msg}")),
+            ResumeError::Run(e) => frozen_rules(format!("run {id}: {e}")),
+        })?;
+        let total_decisions = m.decisions().len() as u64 + m.decisions().dropped();
+        Ok(LiveRun {
+            id: id.to_string(),
+            rules,
+            human,
+            retention: run.retention,
+            token_sha256: run.token_sha256.clone(),
+            committed_rounds: hashes.len(),
+            committed_events: m.events().len(),
+            committed_intents: intents.len(),
+            committed_decisions: total_decisions,
+            frozen: None,
+            m,
+        })
+    }
+
+    /// Checks the bearer token of a write to run `id`.
+    pub fn authorise(run: &LiveRun, token: &str) -> ApiResult<()> {
+        if sha256_hex(token) == run.token_sha256 {
+            Ok(())
+        } else {
+            Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "forbidden",
+                "this token does not open this run",
+                Some("Authorization"),
+            ))
+        }
+    }
+
+    /// Writes what `run` did since its last commit, in one transaction. On failure the live
+    /// match is dropped (it is ahead of the store) and rebuilt by the next request.
+    fn commit(&self, run: &mut LiveRun, rounds: Vec<RoundRow>) -> ApiResult<()> {
+        let m = &run.m;
+        let log = m.decisions();
+        let total = log.len() as u64 + log.dropped();
+        let new = (total - run.committed_decisions) as usize;
+        let kept_new = new.min(log.len());
+        let decisions: Vec<(u32, String)> = log
+            .decisions()
+            .skip(log.len() - kept_new)
+            .map(|d| (d.round, serde_json::to_string(d).expect("decisions serialise")))
+            .collect();
+        let advance = Advance {
+            rounds,
+            events: &m.events()[run.committed_events..],
+            first_event: run.committed_events,
+            intents: &m.intents()[run.committed_intents..],
+            first_intent: run.committed_intents,
+            decisions,
+            first_decision: total - kept_new as u64,
+            retention: run.retention,
+            pending: m.candidates().is_some(),
+            finished: m.finished(),
+            score: m.score(),
+            stats: m.stats(),
+        };
+        let n_rounds = advance.rounds.len();
+        if let Err(e) = self.store.commit(&run.id, &advance) {
+            self.forget(&run.id);
+            return Err(store_err(e));
+        }
+        run.committed_rounds += n_rounds;
+        run.committed_events = m.events().len();
+        run.committed_intents = m.intents().len();
+        run.committed_decisions = total;
+        Ok(())
+    }
+
+    fn round_row(m: &Match) -> RoundRow {
+        let hashes = m.round_hashes();
+        // Stored compactly — [player, pipeline, difficulty, total, margin, success, probability] —
+        // and labelled when read (`stored_rolls`): a round can hold twenty-odd tests.
+        let rolls: Vec<StoredRoll> = m
+            .round_rolls()
+            .iter()
+            .map(|r| {
+                (
+                    player_id(m, r.player),
+                    m.rules().rs.pipelines[r.pipeline].id.clone(),
+                    r.difficulty,
+                    r.total,
+                    r.margin,
+                    r.success,
+                    r.probability,
+                )
+            })
+            .collect();
+        RoundRow {
+            round: (hashes.len() - 1) as u32,
+            hash: format!("{:016x}", hashes[hashes.len() - 1]),
+            rolls: serde_json::to_string(&rolls).expect("rolls serialise"),
+        }
+    }
+
+    /// The rolls of a stored round, labelled from the run's pinned revision.
+    pub fn stored_rolls(&self, run: &NewRun, json: &str) -> Vec<RollView> {
+        let rolls: Vec<StoredRoll> = serde_json::from_str(json).unwrap_or_default();
+        let rules = self.pinned_rules(run).ok();
+        rolls
+            .into_iter()
+            .map(|(player, pipeline, difficulty, total, margin, success, probability)| RollView {
+                label: rules
+                    .as_ref()
+                    .and_then(|r| r.rs.pipeline(&pipeline).map(|p| p.label.clone()))
+                    .unwrap_or_else(|| crate::catalog::Labels { pt_br: pipeline.clone(), en: pipeline.clone() }),
+                player,
+                pipeline,
+                difficulty,
+                total,
+                margin,
+                success,
+                probability,
+            })
+            .collect()
+    }
+
+    pub fn advance(&self, id: &str, token: &str, req: AdvanceRequest) -> ApiResult<AdvanceResult> {
+        self.with_run(id, |run| {
+            Self::authorise(run, token)?;
+            if run.m.finished() {
+                return Err(ApiError::conflict("finished", Some("runId"), "the match is over"));
+            }
+            if run.m.candidates().is_some() && !req.delegate {
+                return Err(ApiError::conflict(
+                    "decision_pending",
+                    Some("/until"),
+                    "your player has the ball: declare an intent (POST …/intents) or advance with \"delegate\": true",
+                ));
+            }
+            let first_event = run.m.events().len();
+            let mut rounds = Vec::new();
+            let stopped = loop {
+                let step = if run.m.candidates().is_some() {
+                    run.m.decide_npc().expect("a decision is pending");
+                    Step::Round
+                } else {
+                    run.m.step()
+                };
+                match step {
+                    // A fault (content validate refuses) ends the match where it stopped.
+                    Step::Finished | Step::Faulted => break Stop::End,
+                    Step::Decision if req.delegate => {
+                        run.m.decide_npc().expect("a decision is pending");
+                        rounds.push(Self::round_row(&run.m));
+                    }
+                    Step::Decision => break Stop::Decision,
+                    Step::Round => rounds.push(Self::round_row(&run.m)),
+                }
+                if run.m.finished() {
+                    break Stop::End;
+                }
+                if req.until == Until::Round {
+                    break Stop::Round;
+                }
+            };
+            let last_rolls = if rounds.is_empty() { Vec::new() } else { rolls_now(&run.m) };
+            let played = rounds.len() as u32;
+            self.commit(run, rounds)?;
+            let m = &run.m;
+            Ok(AdvanceResult {
+                run_id: run.id.clone(),
+                rounds_played: played,
+                stopped_at: stopped,
+                round: m.state().round,
+                minute: minute(m),
+                score: m.score(),
+                finished: m.finished(),
+                pending: pending_view(m),
+                events: m.events()[first_event..].iter().map(|e| serde_json::to_value(e).expect("events")).collect(),
+                rolls: last_rolls,
+            })
+        })
+    }
+
+    pub fn intent(&self, id: &str, token: &str, req: IntentRequest) -> ApiResult<IntentResult> {
+        self.with_run(id, |run| {
+            Self::authorise(run, token)?;
+            // The API does not take a set piece's zone yet (0.6 drafts): the engine picks its default.
+            let intent = Intent { kind: req.kind, target: req.target, zone: None };
+            let Some(candidates) = run.m.candidates() else {
+                return Err(ApiError::conflict(
+                    "no_decision_pending",
+                    Some("runId"),
+                    "no decision of yours is pending: advance the run to your next decision first",
+                ));
+            };
+            let same_kind = candidates.iter().any(|c| c.kind == req.kind);
+            let carrier = run.m.state().holder();
+            let round = run.m.state().round;
+            let first_event = run.m.events().len();
+            // Tests rolled as the round opened (positioning, a restart) come before the decision.
+            let earlier = run.m.round_rolls().len();
+            if let Err(e) = run.m.decide(&intent) {
+                return Err(ApiError::invalid(if same_kind { "/target" } else { "/kind" }, e.to_string()));
+            }
+            let row = Self::round_row(&run.m);
+            let mut rolls = rolls_now(&run.m);
+            let mut action = rolls.split_off(earlier);
+            if let Some(c) = carrier {
+                let who = player_id(&run.m, c);
+                // The carrier's own tests first (stable: the rest keep their order).
+                action.sort_by_key(|r| r.player != who);
+            }
+            self.commit(run, vec![row])?;
+            let m = &run.m;
+            Ok(IntentResult {
+                run_id: run.id.clone(),
+                round,
+                intent: intent.to_string(),
+                rolls: action,
+                earlier_rolls: rolls,
+                events: m.events()[first_event..].iter().map(|e| serde_json::to_value(e).expect("events")).collect(),
+                score: m.score(),
+                finished: m.finished(),
+                pending: pending_view(m),
+            })
+        })
+    }
+
+    pub fn candidates(&self, id: &str) -> ApiResult<CandidatesView> {
+        self.with_run(id, |run| {
+            let m = &mut run.m;
+            let Some(list) = m.candidates().map(|c| c.to_vec()) else {
+                return Err(ApiError::conflict(
+                    "no_decision_pending",
+                    Some("runId"),
+                    "no decision of the human side is pending",
+                ));
+            };
+            let draws = m.dice_draws();
+            let mut out = Vec::with_capacity(list.len());
+            let mut best = 0;
+            for (i, c) in list.iter().enumerate() {
+                if c.score > list[best].score {
+                    best = i;
+                }
+                let explanation = m.explain_pending(i).map(|e| serde_json::to_value(e).expect("explanations"));
+                let intent = c.intent();
+                out.push(CandidateView {
+                    index: i,
+                    kind: c.kind.name().to_string(),
+                    target: intent.target,
+                    intent: intent.to_string(),
+                    probability: c.probability,
+                    keep_probability: c.success,
+                    goal_chance: c.goal_chance,
+                    gain: c.gain,
+                    threat: c.threat,
+                    turnover_risk: c.turnover_risk,
+                    npc_score: c.score,
+                    dest: [c.dest.x, c.dest.y],
+                    summary: c.explain(),
+                    explanation,
+                });
+            }
+            debug_assert_eq!(draws, m.dice_draws(), "explaining draws no die");
+            Ok(CandidatesView {
+                run_id: run.id.clone(),
+                round: m.state().round,
+                player: m.state().holder().map(|h| player_id(m, h)).unwrap_or_default(),
+                npc_choice: best,
+                candidates: out,
+            })
+        })
+    }
+
+    pub fn view(&self, id: &str) -> ApiResult<RunView> {
+        self.with_run(id, |run| {
+            let m = &run.m;
+            let rules = m.rules();
+            let st = m.state();
+            let roles = &rules.roles;
+            let team_view = |t: usize| {
+                let team = &m.teams()[t];
+                TeamView {
+                    id: team.club.id.clone(),
+                    name: team.club.name.clone(),
+                    formation: rules.formations[team.formation].id.clone(),
+                    attacks_right: st.attacks_right[t],
+                    stats: serde_json::to_value(&m.stats()[t]).expect("stats"),
+                }
+            };
+            let players = st
+                .players
+                .iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    let team = &m.teams()[p.team];
+                    let sheet = &team.club.squad[p.sheet];
+                    let role = rules.formations[team.formation].slots[p.slot].role.clone();
+                    PlayerView {
+                        id: player_id(m, i),
+                        side: Side::of(p.team),
+                        shirt: p.shirt,
+                        name: sheet.name.clone(),
+                        role_label: roles.role(&role).map(|r| r.label.clone()),
+                        role,
+                        line: match p.line {
+                            Line::Goalkeeper => "goalkeeper",
+                            Line::Defence => "defence",
+                            Line::Midfield => "midfield",
+                            Line::Attack => "attack",
+                        }
+                        .into(),
+                        x: p.pos.x,
+                        y: p.pos.y,
+                        dir: (p.dir.x != 0.0 || p.dir.y != 0.0).then_some([p.dir.x, p.dir.y]),
+                        stamina: p.stamina,
+                        has_ball: st.holder() == Some(i),
+                    }
+                })
+                .collect();
+            let (state, holder, restart) = match st.ball_state {
+                Ball::Held(p) => ("held", Some(player_id(m, p)), None),
+                Ball::Loose => ("loose", None, None),
+                Ball::Dead(r) => ("dead", None, Some(r.kind.name().to_string())),
+            };
+            let pitch = &rules.pitch;
+            Ok(RunView {
+                run_id: run.id.clone(),
+                ruleset: rules.rs.id.clone(),
+                revision: rules.rs.version.to_string(),
+                fingerprint: rules.rs.fingerprint.clone(),
+                engine_version: ENGINE_VERSION.into(),
+                seed: m.seed(),
+                human: run.human.map(Side::of),
+                round: st.round,
+                half: st.half,
+                clock: st.clock,
+                minute: minute(m),
+                score: st.score,
+                finished: st.finished,
+                home: team_view(0),
+                away: team_view(1),
+                pitch: PitchView {
+                    length: pitch.length,
+                    width: pitch.width,
+                    goal_y: pitch.goal_y,
+                    post_low: pitch.post_low,
+                    post_high: pitch.post_high,
+                    box_depth: pitch.box_depth,
+                    box_half_width: pitch.box_half_width,
+                },
+                ball: BallView { x: st.ball.x, y: st.ball.y, state: state.into(), holder, restart },
+                players,
+                pending: pending_view(m),
+            })
+        })
+    }
+
+    pub fn attributes(&self, id: &str, player: &str) -> ApiResult<AttributesView> {
+        self.with_run(id, |run| {
+            let p = player_index(&run.m, player)?;
+            let draws = run.m.dice_draws();
+            let proj = run.m.project(p).ok_or_else(|| ApiError::not_found("playerId", "no such player"))?;
+            debug_assert_eq!(draws, run.m.dice_draws(), "a projection draws no die");
+            let rs = &run.rules.rs;
+            let attributes = proj
+                .values
+                .into_iter()
+                .map(|v| {
+                    let truncated = v.contributions.len() > MAX_CONTRIBUTIONS;
+                    AttributeProjection {
+                        attribute_id: v.id,
+                        kind: v.kind.into(),
+                        display_name: v.label,
+                        unit: v.unit,
+                        base_value: v.base,
+                        effective_value: v.effective,
+                        pipeline_id: v.pipeline,
+                        pipeline_fingerprint: v.pipeline_fingerprint,
+                        difficulty: v.difficulty,
+                        probability: v.probability,
+                        context_tags: v.context_tags,
+                        contributions: v
+                            .contributions
+                            .into_iter()
+                            .take(MAX_CONTRIBUTIONS)
+                            .map(|c| Contribution {
+                                stage: c.stage,
+                                kind: c.kind.into(),
+                                label: c.label,
+                                op: c.op.into(),
+                                amount: c.amount,
+                                running: c.running,
+                                input: c.input.as_ref().map(|i| i.value),
+                                table: c.input.map(|i| i.table),
+                                source: c.source,
+                            })
+                            .collect(),
+                        contributions_truncated: truncated,
+                    }
+                })
+                .collect();
+            let c = proj.context;
+            Ok(AttributesView {
+                run_id: run.id.clone(),
+                round: proj.round,
+                content_revision: format!("{} {}", rs.id, rs.version),
+                fingerprint: rs.fingerprint.clone(),
+                player_id: player.to_string(),
+                authority: "match".into(),
+                context: ProjectionContextView {
+                    stamina: c.stamina,
+                    nearest_opponent: c.nearest_opponent,
+                    opponents_within_3m: c.opponents_within_3m,
+                    orientation: c.orientation,
+                    distance_to_goal: c.distance_to_goal,
+                    angle_to_goal: c.angle_to_goal,
+                },
+                attributes,
+            })
+        })
+    }
+
+    pub fn sheet(&self, id: &str, player: &str) -> ApiResult<PlayerSheetView> {
+        self.with_run(id, |run| {
+            let p = player_index(&run.m, player)?;
+            let pl = &run.m.state().players[p];
+            let sheet = &run.m.teams()[pl.team].club.squad[pl.sheet];
+            let view = sheet
+                .view(&run.rules.rs)
+                .map_err(|e| ApiError::conflict("sheet_unreadable", Some("playerId"), e.to_string()))?;
+            Ok(PlayerSheetView {
+                run_id: run.id.clone(),
+                player_id: player.to_string(),
+                sheet: serde_json::to_value(view).expect("sheets serialise"),
+                stamina: pl.stamina,
+                x: pl.pos.x,
+                y: pl.pos.y,
+            })
+        })
+    }
+
+    /// Fails with 404 when the run does not exist (reads served from the store).
+    pub fn stored(&self, id: &str) -> ApiResult<StoredRun> {
+        self.store.run(id).map_err(store_err)?.ok_or_else(|| ApiError::not_found("runId", format!("no run '{id}'")))
+    }
+}

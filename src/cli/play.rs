@@ -1,0 +1,323 @@
+//! `microfut play`: a match at a terminal prompt. At each decision of your side it shows the
+//! situation (score, clock, a compact pitch), the numbered candidates with their exact odds; you
+//! type a number to declare one, `?N` for its explanation, `n` to let the NPC choose, `s` to let
+//! the NPC play to full time, `q` to stop. The NPC plays everything else. Standard input may be a
+//! pipe (one answer a line; when it ends the NPC plays on), so a match can be scripted and tested;
+//! `--out` writes the run record `microfut replay` reads.
+
+use super::matchday::load_club;
+use super::render::{Lang, label, trim};
+use super::{CliError, CliResult, load_catalog};
+use crate::engine::{Event, EventKind, Match, Options, Step, Who};
+use crate::run::{RunRecord, rules_for, side_index};
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, clap::Args)]
+pub struct PlayArgs {
+    /// Home club (file or sample id).
+    #[arg(long)]
+    pub home: String,
+    /// Away club (file or sample id).
+    #[arg(long)]
+    pub away: String,
+    /// The side you play: home or away.
+    #[arg(long)]
+    pub side: String,
+    /// Seed of the dice (default: from the clock).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Content revision (default: the newest published).
+    #[arg(long)]
+    pub revision: Option<String>,
+    /// Write the run record here at full time (for `microfut replay`).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    #[arg(long, value_enum, default_value_t = Lang::En)]
+    pub lang: Lang,
+}
+
+struct Words {
+    prompt: &'static str,
+    help: &'static str,
+    not_understood: &'static str,
+    no_test: &'static str,
+    stopped: &'static str,
+    full_time: &'static str,
+    has_ball: &'static str,
+}
+
+fn words(lang: Lang) -> &'static Words {
+    const EN: Words = Words {
+        prompt: "your choice (number, ?N explains, n = NPC chooses, s = NPC plays to the end, q = stop)",
+        help: "type the number of a candidate, ?N for its explanation, n, s or q",
+        not_understood: "not understood",
+        no_test: "a carry has no test of its own: the risk is the duel with whoever can reach him",
+        stopped: "stopped: the run is unfinished, so no record is written",
+        full_time: "full time",
+        has_ball: "has the ball",
+    };
+    const PT_BR: Words = Words {
+        prompt: "sua escolha (número, ?N explica, n = o NPC escolhe, s = o NPC joga até o fim, q = parar)",
+        help: "digite o número de um candidato, ?N para a explicação, n, s ou q",
+        not_understood: "não entendi",
+        no_test: "conduzir não tem teste próprio: o risco é o duelo com quem alcançá-lo",
+        stopped: "parado: a partida não terminou, então nenhum registro é escrito",
+        full_time: "fim de jogo",
+        has_ball: "está com a bola",
+    };
+    match lang {
+        Lang::En => &EN,
+        Lang::PtBr => &PT_BR,
+    }
+}
+
+pub fn run(content: Option<&Path>, args: PlayArgs) -> CliResult {
+    let catalog = load_catalog(content)?;
+    let rules = rules_for(&catalog, args.revision.as_deref()).map_err(CliError::input)?;
+    let home = load_club(&catalog, &args.home, &rules.rs)?;
+    let away = load_club(&catalog, &args.away, &rules.rs)?;
+    let side = side_index(&args.side)
+        .ok_or_else(|| CliError::input(format!("--side {}: expected home or away", args.side)))?;
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64) >> 11
+    });
+    let options = Options { human: Some(side), retention: Some(0), formations: [None, None] };
+    let mut m = Match::new(rules.clone(), &home, &away, seed, options).map_err(CliError::input)?;
+    let w = words(args.lang);
+    outln!(
+        "{} – {}   ({} {}, seed {seed}; you play {})",
+        m.teams()[0].club.name,
+        m.teams()[1].club.name,
+        rules.rs.id,
+        rules.rs.version,
+        m.teams()[side].club.name
+    );
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    let mut npc_to_end = false;
+    let mut shown = 0;
+    loop {
+        let step = m.step();
+        shown = print_events(&m, shown, args.lang);
+        match step {
+            Step::Finished => break,
+            Step::Faulted => return Err(super::CliError::input(m.fault().expect("a faulted match says why"))),
+            Step::Round => {}
+            Step::Decision if npc_to_end => m.decide_npc().expect("pending"),
+            Step::Decision => {
+                situation(&m, side, args.lang);
+                loop {
+                    out!("{}> ", w.prompt);
+                    let Some(Ok(line)) = lines.next() else {
+                        // Input ended: the NPC plays on.
+                        outln!("");
+                        npc_to_end = true;
+                        m.decide_npc().expect("pending");
+                        break;
+                    };
+                    let line = line.trim();
+                    let n = m.candidates().map_or(0, |c| c.len());
+                    if line == "q" {
+                        outln!("{}", w.stopped);
+                        return Ok(());
+                    } else if line == "n" {
+                        m.decide_npc().expect("pending");
+                        break;
+                    } else if line == "s" {
+                        npc_to_end = true;
+                        m.decide_npc().expect("pending");
+                        break;
+                    } else if let Some(k) = line.strip_prefix('?').and_then(|k| k.trim().parse::<usize>().ok()) {
+                        if k >= 1 && k <= n {
+                            explain(&mut m, k - 1, args.lang);
+                        } else {
+                            outln!("{}: {line} ({})", w.not_understood, w.help);
+                        }
+                    } else if let Ok(k) = line.parse::<usize>()
+                        && k >= 1
+                        && k <= n
+                    {
+                        let intent = m.candidates().expect("pending")[k - 1].intent();
+                        let before = m.round_rolls().len();
+                        m.decide(&intent).map_err(CliError::input)?;
+                        outln!("→ {intent}");
+                        for r in &m.round_rolls()[before..] {
+                            let pipe = &m.rules().rs.pipelines[r.pipeline];
+                            outln!(
+                                "  {} {}: 3d6 {} vs {} → margin {:+} ({})",
+                                who_name(&m, r.player),
+                                label(&pipe.label, args.lang),
+                                r.total,
+                                r.difficulty,
+                                r.margin,
+                                if r.success { "✓" } else { "✗" }
+                            );
+                        }
+                        break;
+                    } else if !line.is_empty() {
+                        outln!("{}: {line} ({})", w.not_understood, w.help);
+                    }
+                }
+            }
+        }
+    }
+    shown = print_events(&m, shown, args.lang);
+    let _ = shown;
+    outln!(
+        "{}: {} {} – {} {}",
+        w.full_time,
+        m.teams()[0].club.name,
+        m.score()[0],
+        m.score()[1],
+        m.teams()[1].club.name
+    );
+    if let Some(path) = &args.out {
+        let record = RunRecord::of(&m, &rules, [None, None], Some(side));
+        std::fs::write(path, serde_json::to_string(&record).expect("serializes"))
+            .map_err(|e| CliError::input(format!("cannot write {}: {e}", path.display())))?;
+    }
+    Ok(())
+}
+
+fn who_name(m: &Match, p: usize) -> String {
+    let pl = &m.state().players[p];
+    let sheet = &m.teams()[pl.team].club.squad[pl.sheet];
+    format!("{}#{} {}", if pl.team == 0 { "H" } else { "A" }, pl.shirt, sheet.name)
+}
+
+fn by(m: &Match, w: &Who) -> String {
+    m.state()
+        .players
+        .iter()
+        .position(|p| p.team == w.team as usize && p.shirt == w.shirt)
+        .map_or_else(|| format!("#{}", w.shirt), |p| who_name(m, p))
+}
+
+/// Prints the events from `from` on; returns how many are printed in all.
+fn print_events(m: &Match, from: usize, lang: Lang) -> usize {
+    let pt = lang == Lang::PtBr;
+    for e in &m.events()[from..] {
+        if let Some(text) = describe(m, e, pt) {
+            outln!("  {:>3}' {text}", e.minute.floor() as u32);
+        }
+    }
+    m.events().len()
+}
+
+fn describe(m: &Match, e: &Event, pt: bool) -> Option<String> {
+    let team = |t: u8| m.teams()[t as usize].club.name.clone();
+    Some(match &e.kind {
+        EventKind::Goal { by: b, team: t } => {
+            format!("{} {} ({})", if pt { "GOL!" } else { "GOAL!" }, by(m, b), team(*t))
+        }
+        EventKind::Shot { by: b, distance, margin, outcome, .. } => {
+            format!(
+                "{} {} {distance:.0} m ({margin:+}): {outcome}",
+                by(m, b),
+                if pt { "chuta de" } else { "shoots from" }
+            )
+        }
+        EventKind::Save { by: b, outcome, .. } => format!("{}: {outcome}", by(m, b)),
+        EventKind::Pass { by: b, to, margin, outcome, .. } => {
+            format!("{} → {} ({margin:+}): {outcome}", by(m, b), by(m, to))
+        }
+        EventKind::Interception { by: b, .. } => {
+            format!("{} {}", by(m, b), if pt { "intercepta" } else { "intercepts" })
+        }
+        EventKind::Duel { carrier, defender, outcome, .. } => {
+            format!("{} vs {}: {outcome}", by(m, carrier), by(m, defender))
+        }
+        EventKind::Cross { by: b, margin, .. } => {
+            format!("{} {} ({margin:+})", by(m, b), if pt { "cruza" } else { "crosses" })
+        }
+        EventKind::Foul { by: b, on, penalty, indirect } => format!(
+            "{} {} {}{}",
+            if pt { "falta de" } else { "foul by" },
+            by(m, b),
+            if pt { "em" } else { "on" },
+            format_args!(
+                " {}{}",
+                by(m, on),
+                match (*penalty, *indirect, pt) {
+                    (true, _, _) => " — penalty!",
+                    (false, true, true) => " (tiro livre indireto)",
+                    (false, true, false) => " (indirect free kick)",
+                    _ => "",
+                }
+            )
+        ),
+        EventKind::Restart { restart, team: t, .. } => format!("{restart} ({})", team(*t)),
+        EventKind::HalfTime => (if pt { "intervalo" } else { "half time" }).into(),
+        EventKind::FullTime { score } => format!("{} {}–{}", if pt { "fim" } else { "full time" }, score[0], score[1]),
+        _ => return None,
+    })
+}
+
+/// Score, clock, a compact pitch (your side's players as letters of their shirt, opponents as
+/// digits' marks) and the numbered candidates.
+fn situation(m: &Match, side: usize, lang: Lang) {
+    let st = m.state();
+    let rules = m.rules();
+    let w = words(lang);
+    let holder = st.holder().expect("a decision has a carrier");
+    outln!("");
+    outln!(
+        "{}' {} {} – {} {}   ({} {})",
+        st.minute(rules.clock.half_seconds).floor() as u32,
+        m.teams()[0].club.name,
+        st.score[0],
+        st.score[1],
+        m.teams()[1].club.name,
+        who_name(m, holder),
+        w.has_ball
+    );
+    // 1 character = 2.5 m across, 1 line = 5 m down: the pitch to scale, attacking right-left as it is.
+    let (cols, rows) = ((rules.pitch.length / 2.5).ceil() as usize, (rules.pitch.width / 5.0).ceil() as usize);
+    let mut grid = vec![vec![' '; cols]; rows];
+    let cell = |x: f64, y: f64| (((y / 5.0) as usize).min(rows - 1), ((x / 2.5) as usize).min(cols - 1));
+    let half = cols / 2;
+    for row in grid.iter_mut() {
+        row[half] = '|';
+    }
+    for (i, p) in st.players.iter().enumerate() {
+        let (r, c) = cell(p.pos.x, p.pos.y);
+        grid[r][c] = if i == holder {
+            '@'
+        } else if p.team == side {
+            'o'
+        } else {
+            'x'
+        };
+    }
+    let border = format!("+{}+", "-".repeat(cols));
+    outln!("  {border}");
+    for row in grid {
+        outln!("  |{}|", row.into_iter().collect::<String>());
+    }
+    outln!(
+        "  {border}   @ = ball, o = yours, x = theirs; you attack {}",
+        if st.attacks_right[side] { "→" } else { "←" }
+    );
+    for (k, c) in m.candidates().expect("pending").iter().enumerate() {
+        outln!("  {:>2}. {}", k + 1, c.explain());
+    }
+}
+
+fn explain(m: &mut Match, i: usize, lang: Lang) {
+    let Some(e) = m.explain_pending(i) else {
+        outln!("  {}", words(lang).no_test);
+        return;
+    };
+    outln!("  {} — {}", e.pipeline, label(&e.label, lang));
+    for r in e.working.iter().chain(e.requires.iter()).chain(e.contributions.iter()) {
+        let amount = match (r.op, r.kind) {
+            ("mul", _) => format!("×{}", trim(r.amount)),
+            (_, "base") | (_, "let") | (_, "requires") => trim(r.amount),
+            _ if r.amount >= 0.0 => format!("+{}", trim(r.amount)),
+            _ => trim(r.amount),
+        };
+        let input = r.input.as_ref().map(|i| format!(" [{} {}]", i.table, trim(i.value))).unwrap_or_default();
+        outln!("    {:<34} {:>7} → {:>6}  {}{input}", label(&r.label, lang), amount, trim(r.running), r.source);
+    }
+}

@@ -1,0 +1,600 @@
+//! The run store: SQLite below the HTTP API, so a run survives the server.
+//!
+//! Problem: a person's match must survive a crash (`kill -9` in the middle of it) and continue
+//! from its last committed round, and its record must replay `identical`; a hundred runs advance
+//! at once.
+//!
+//! Decision: one SQLite file (rusqlite, SQLite bundled so every machine has the same version) in
+//! WAL mode: readers never block the writer, and a commit is durable against a killed process as
+//! soon as it returns (`synchronous=NORMAL` syncs the log at checkpoints, which loses nothing
+//! when only the process dies; a power cut may lose the last commits, never corrupt the file).
+//! A run row holds what the run pins (ruleset, revision and fingerprint, engine version, seed,
+//! squads, human side, formations) and how far it got; rounds (state hash and the dice rolled),
+//! events, human intents and the decision log (bounded by the content's retention) are rows of
+//! their own. Each advance is one transaction: the rows of its new rounds and the run row move
+//! together or not at all. The engine's state is not stored: `run::resume` rebuilds a match
+//! from the pinned inputs and checks every stored hash. Schema changes are numbered migrations
+//! applied in order and recorded in `PRAGMA user_version`; a file from a newer schema is refused.
+//!
+//! Writes go to one writer thread that owns the only writing connection (SQLite allows one
+//! writer) and commits them in groups: the advances of different runs that arrive while a
+//! commit is in progress are written together in the next transaction, each inside its own
+//! savepoint, so one that fails is rolled back alone and the others still commit. Every advance
+//! stays atomic and is answered only once its group has committed; grouping only shares the
+//! cost of a commit (its WAL frames, its locks) among concurrent runs — with a hundred runs
+//! advancing at once, one transaction per advance made the writer the queue every request
+//! waited in. Rows with large bodies (a decision is ~4 KB of JSON) live in rowid tables with a
+//! unique (run, seq) index: appended at the end of the table instead of scattered through a
+//! clustered index whose cells overflow at ~1 KB (migration 3).
+//!
+//! Limits: one writer thread serialises writes; a run's token is kept only as its SHA-256.
+
+mod schema;
+
+use crate::club::Club;
+use crate::engine::{Event, RecordedIntent, TeamStats};
+use crate::run::{FORMAT, RunRecord};
+use rusqlite::{Connection, OptionalExtension, params};
+use std::any::Any;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, mpsc};
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("run store {path}: {message}")]
+    Open { path: String, message: String },
+    #[error("run store: {0}")]
+    Sql(#[from] rusqlite::Error),
+    #[error("run store: stored data is unreadable ({0})")]
+    Corrupt(String),
+    #[error("run store: the write was not committed ({0})")]
+    Write(String),
+}
+
+/// Bytes of the file read through a memory map.
+const MMAP_BYTES: i64 = 1 << 30;
+
+/// How often the WAL is checkpointed (off the writer's path).
+const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// Most writes one transaction groups.
+const MAX_GROUP: usize = 256;
+
+type Output = Box<dyn Any + Send>;
+type Job = Box<dyn FnOnce(&Connection) -> Result<Output, StoreError> + Send>;
+type Reply = mpsc::SyncSender<Result<Output, StoreError>>;
+
+/// What a run pins, as created.
+#[derive(Debug, Clone)]
+pub struct NewRun {
+    pub id: String,
+    pub token_sha256: String,
+    pub ruleset: String,
+    pub revision: String,
+    pub fingerprint: String,
+    pub engine_version: String,
+    pub seed: u64,
+    pub human: Option<String>,
+    pub formations: [Option<String>; 2],
+    pub home: Club,
+    pub away: Club,
+    pub retention: usize,
+}
+
+/// A stored run row with everything needed to rebuild and extend it.
+#[derive(Debug, Clone)]
+pub struct StoredRun {
+    pub run: NewRun,
+    pub rounds: usize,
+    pub pending: bool,
+    pub finished: bool,
+    pub score: [u32; 2],
+    pub stats: [TeamStats; 2],
+    pub events: usize,
+    pub decisions: u64,
+    pub created_at: i64,
+}
+
+/// One round as committed: its state hash and the dice it rolled (JSON).
+#[derive(Debug, Clone)]
+pub struct RoundRow {
+    pub round: u32,
+    pub hash: String,
+    pub rolls: String,
+}
+
+/// Everything one advance adds to a run, written in one transaction.
+#[derive(Debug)]
+pub struct Advance<'a> {
+    pub rounds: Vec<RoundRow>,
+    pub events: &'a [Event],
+    pub first_event: usize,
+    pub intents: &'a [RecordedIntent],
+    pub first_intent: usize,
+    /// New decisions (JSON), numbered from `first_decision`.
+    pub decisions: Vec<(u32, String)>,
+    pub first_decision: u64,
+    /// Decisions kept (the content's retention); older rows are deleted.
+    pub retention: usize,
+    pub pending: bool,
+    pub finished: bool,
+    pub score: [u32; 2],
+    pub stats: &'a [TeamStats; 2],
+}
+
+pub struct Store {
+    path: PathBuf,
+    jobs: Option<mpsc::Sender<(Job, Reply)>>,
+    writer: Option<std::thread::JoinHandle<()>>,
+    checkpointer: Option<(mpsc::Sender<()>, std::thread::JoinHandle<()>)>,
+    readers: Mutex<Vec<Connection>>,
+}
+
+impl Drop for Store {
+    /// Closes the queue and waits for the writer to finish what it was given.
+    fn drop(&mut self) {
+        if let Some((stop, t)) = self.checkpointer.take() {
+            drop(stop);
+            let _ = t.join();
+        }
+        self.jobs.take();
+        if let Some(w) = self.writer.take() {
+            let _ = w.join();
+        }
+    }
+}
+
+/// Copies the WAL into the database file every `CHECKPOINT_EVERY`, on a connection of its own,
+/// so that neither the copy nor its fsync happens inside a commit (a `PASSIVE` checkpoint never
+/// blocks the writer). Stops when `stop` is dropped.
+fn checkpoint_periodically(conn: Connection, stop: mpsc::Receiver<()>) {
+    while let Err(mpsc::RecvTimeoutError::Timeout) = stop.recv_timeout(CHECKPOINT_EVERY) {
+        let _ = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
+    }
+}
+
+/// The writer thread: takes what is queued (at most `MAX_GROUP`), writes each in a savepoint of
+/// one transaction, commits, then answers each. A failed write is rolled back alone; a failed
+/// commit fails the whole group (none of it is in the file).
+fn write_groups(conn: Connection, jobs: mpsc::Receiver<(Job, Reply)>) {
+    while let Ok(first) = jobs.recv() {
+        let mut group = vec![first];
+        while group.len() < MAX_GROUP {
+            match jobs.try_recv() {
+                Ok(j) => group.push(j),
+                Err(_) => break,
+            }
+        }
+        if let Err(e) = conn.execute_batch("BEGIN IMMEDIATE") {
+            let msg = e.to_string();
+            for (_, reply) in group {
+                let _ = reply.send(Err(StoreError::Write(msg.clone())));
+            }
+            continue;
+        }
+        let mut done = Vec::with_capacity(group.len());
+        for (job, reply) in group {
+            let out = match conn.execute_batch("SAVEPOINT job") {
+                Err(e) => Err(StoreError::Sql(e)),
+                Ok(()) => match job(&conn) {
+                    Ok(v) => conn.execute_batch("RELEASE job").map(|_| v).map_err(StoreError::Sql),
+                    Err(e) => {
+                        let _ = conn.execute_batch("ROLLBACK TO job; RELEASE job");
+                        Err(e)
+                    }
+                },
+            };
+            done.push((reply, out));
+        }
+        match conn.execute_batch("COMMIT") {
+            Ok(()) => {
+                for (reply, out) in done {
+                    let _ = reply.send(out);
+                }
+            }
+            Err(e) => {
+                let _ = conn.execute_batch("ROLLBACK");
+                let msg = e.to_string();
+                for (reply, _) in done {
+                    let _ = reply.send(Err(StoreError::Write(msg.clone())));
+                }
+            }
+        }
+    }
+}
+
+fn now() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
+}
+
+fn corrupt(e: impl std::fmt::Display) -> StoreError {
+    StoreError::Corrupt(e.to_string())
+}
+
+impl Store {
+    /// Opens (creating if needed) the store at `path` and brings its schema up to date.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        let open_err =
+            |e: &dyn std::fmt::Display| StoreError::Open { path: path.display().to_string(), message: e.to_string() };
+        let mut conn = Connection::open(path).map_err(|e| open_err(&e))?;
+        configure(&conn).map_err(|e| open_err(&e))?;
+        schema::migrate(&mut conn).map_err(|e| open_err(&e))?;
+        // Checkpoints run on their own thread (below), not at the end of a commit.
+        conn.pragma_update(None, "wal_autocheckpoint", 0).map_err(|e| open_err(&e))?;
+        let ck = Connection::open(path).map_err(|e| open_err(&e))?;
+        configure(&ck).map_err(|e| open_err(&e))?;
+        let (stop, stopped) = mpsc::channel();
+        let checkpointer = std::thread::Builder::new()
+            .name("run-store-checkpoint".into())
+            .spawn(move || checkpoint_periodically(ck, stopped))
+            .map_err(|e| open_err(&e))?;
+        let (jobs, queue) = mpsc::channel();
+        let writer = std::thread::Builder::new()
+            .name("run-store-writer".into())
+            .spawn(move || write_groups(conn, queue))
+            .map_err(|e| open_err(&e))?;
+        Ok(Store {
+            path: path.to_path_buf(),
+            jobs: Some(jobs),
+            writer: Some(writer),
+            checkpointer: Some((stop, checkpointer)),
+            readers: Mutex::new(Vec::new()),
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Runs `f` on the writer inside a transaction (shared with concurrent writes, `f` alone in
+    /// its savepoint) and returns once that transaction has committed.
+    fn write<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let stopped = || StoreError::Write("the writer has stopped".into());
+        let (reply, answer) = mpsc::sync_channel(1);
+        let job: Job = Box::new(move |c| f(c).map(|v| Box::new(v) as Output));
+        self.jobs.as_ref().ok_or_else(stopped)?.send((job, reply)).map_err(|_| stopped())?;
+        let out = answer.recv().map_err(|_| stopped())??;
+        Ok(*out.downcast::<T>().expect("a write answers with its own type"))
+    }
+
+    fn read<T>(&self, f: impl FnOnce(&Connection) -> Result<T, StoreError>) -> Result<T, StoreError> {
+        let conn = self.readers.lock().unwrap_or_else(|p| p.into_inner()).pop();
+        let conn = match conn {
+            Some(c) => c,
+            None => {
+                let c = Connection::open_with_flags(
+                    &self.path,
+                    rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+                )?;
+                c.busy_timeout(std::time::Duration::from_secs(5))?;
+                c.pragma_update(None, "mmap_size", MMAP_BYTES)?;
+                c
+            }
+        };
+        let out = f(&conn);
+        let mut pool = self.readers.lock().unwrap_or_else(|p| p.into_inner());
+        if pool.len() < 8 {
+            pool.push(conn);
+        }
+        out
+    }
+
+    pub fn create_run(&self, r: &NewRun) -> Result<(), StoreError> {
+        let r = r.clone();
+        self.write(move |c| {
+            c.prepare_cached(
+                "INSERT INTO runs (id, token_sha256, created_at, ruleset, revision, fingerprint, engine_version, seed, \
+                 human, formations, home, away, retention, stats) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+            )?
+            .execute(params![
+                r.id,
+                r.token_sha256,
+                now(),
+                r.ruleset,
+                r.revision,
+                r.fingerprint,
+                r.engine_version,
+                r.seed.to_string(),
+                r.human,
+                json(&r.formations),
+                json(&r.home),
+                json(&r.away),
+                r.retention as i64,
+                json(&[TeamStats::default(), TeamStats::default()]),
+            ])?;
+            Ok(())
+        })
+    }
+
+    /// Commits one advance of run `id` atomically. The rows are serialised here, on the
+    /// caller's thread, so the writer only writes.
+    pub fn commit(&self, id: &str, a: &Advance<'_>) -> Result<(), StoreError> {
+        let id = id.to_string();
+        let rounds: Vec<RoundRow> = a.rounds.clone();
+        let events = a
+            .events
+            .iter()
+            .enumerate()
+            .map(|(k, e)| Ok(((a.first_event + k) as i64, e.round, serde_json::to_string(e).map_err(corrupt)?)))
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        let intents = a
+            .intents
+            .iter()
+            .enumerate()
+            .map(|(k, i)| {
+                Ok(((a.first_intent + k) as i64, i.round, serde_json::to_string(&i.intent).map_err(corrupt)?))
+            })
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        let decisions: Vec<(i64, u32, String)> = a
+            .decisions
+            .iter()
+            .enumerate()
+            .map(|(k, (round, body))| ((a.first_decision + k as u64) as i64, *round, body.clone()))
+            .collect();
+        let total = a.first_decision + a.decisions.len() as u64;
+        let forget_before =
+            (!a.decisions.is_empty() && total > a.retention as u64).then(|| (total - a.retention as u64) as i64);
+        let stats = serde_json::to_string(a.stats).map_err(corrupt)?;
+        let (pending, finished, score) = (a.pending, a.finished, a.score);
+        self.write(move |c| {
+            let mut st = c.prepare_cached("INSERT INTO rounds (run_id, round, hash, rolls) VALUES (?1, ?2, ?3, ?4)")?;
+            for r in &rounds {
+                st.execute(params![id, r.round, r.hash, r.rolls])?;
+            }
+            let mut st = c.prepare_cached("INSERT INTO events (run_id, seq, round, body) VALUES (?1, ?2, ?3, ?4)")?;
+            for (seq, round, body) in &events {
+                st.execute(params![id, seq, round, body])?;
+            }
+            let mut st = c.prepare_cached("INSERT INTO intents (run_id, seq, round, body) VALUES (?1, ?2, ?3, ?4)")?;
+            for (seq, round, body) in &intents {
+                st.execute(params![id, seq, round, body])?;
+            }
+            let mut st =
+                c.prepare_cached("INSERT INTO decisions (run_id, seq, round, body) VALUES (?1, ?2, ?3, ?4)")?;
+            for (seq, round, body) in &decisions {
+                st.execute(params![id, seq, round, body])?;
+            }
+            if let Some(before) = forget_before {
+                c.prepare_cached("DELETE FROM decisions WHERE run_id = ?1 AND seq < ?2")?
+                    .execute(params![id, before])?;
+            }
+            c.prepare_cached(
+                "UPDATE runs SET rounds = rounds + ?2, pending = ?3, finished = ?4, score_home = ?5, score_away = ?6, \
+                 stats = ?7, events = events + ?8, decisions = decisions + ?9 WHERE id = ?1",
+            )?
+            .execute(params![
+                id,
+                rounds.len() as i64,
+                pending,
+                finished,
+                score[0],
+                score[1],
+                stats,
+                events.len() as i64,
+                decisions.len() as i64,
+            ])?;
+            Ok(())
+        })
+    }
+
+    pub fn run(&self, id: &str) -> Result<Option<StoredRun>, StoreError> {
+        self.read(|c| load_run(c, id))
+    }
+
+    /// The stored token digest of a run, for authorising writes.
+    pub fn token_sha256(&self, id: &str) -> Result<Option<String>, StoreError> {
+        self.read(|c| {
+            Ok(c.prepare_cached("SELECT token_sha256 FROM runs WHERE id = ?1")?
+                .query_row([id], |r| r.get(0))
+                .optional()?)
+        })
+    }
+
+    pub fn hashes(&self, id: &str) -> Result<Vec<String>, StoreError> {
+        self.read(|c| {
+            let mut st = c.prepare_cached("SELECT hash FROM rounds WHERE run_id = ?1 ORDER BY round")?;
+            let rows = st.query_map([id], |r| r.get(0))?;
+            Ok(rows.collect::<Result<Vec<String>, _>>()?)
+        })
+    }
+
+    pub fn intents(&self, id: &str) -> Result<Vec<RecordedIntent>, StoreError> {
+        self.read(|c| {
+            let mut st = c.prepare_cached("SELECT round, body FROM intents WHERE run_id = ?1 ORDER BY seq")?;
+            let rows = st.query_map([id], |r| Ok((r.get::<_, u32>(0)?, r.get::<_, String>(1)?)))?;
+            let mut out = Vec::new();
+            for row in rows {
+                let (round, body) = row?;
+                out.push(RecordedIntent { round, intent: serde_json::from_str(&body).map_err(corrupt)? });
+            }
+            Ok(out)
+        })
+    }
+
+    /// Events from round `from` on (at most `limit`), in order.
+    pub fn events(&self, id: &str, from: u32, limit: usize) -> Result<Vec<serde_json::Value>, StoreError> {
+        self.read(|c| {
+            let mut st =
+                c.prepare_cached("SELECT body FROM events WHERE run_id = ?1 AND round >= ?2 ORDER BY seq LIMIT ?3")?;
+            let rows = st.query_map(params![id, from, limit as i64], |r| r.get::<_, String>(0))?;
+            rows.map(|b| serde_json::from_str(&b?).map_err(corrupt)).collect()
+        })
+    }
+
+    /// Rounds from `from` on (at most `limit`): hash and rolls.
+    pub fn rounds(&self, id: &str, from: u32, limit: usize) -> Result<Vec<RoundRow>, StoreError> {
+        self.read(|c| {
+            let mut st = c.prepare_cached(
+                "SELECT round, hash, rolls FROM rounds WHERE run_id = ?1 AND round >= ?2 ORDER BY round LIMIT ?3",
+            )?;
+            let rows = st.query_map(params![id, from, limit as i64], |r| {
+                Ok(RoundRow { round: r.get(0)?, hash: r.get(1)?, rolls: r.get(2)? })
+            })?;
+            Ok(rows.collect::<Result<Vec<_>, _>>()?)
+        })
+    }
+
+    /// Kept decisions from round `from` on (at most `limit`), oldest first.
+    pub fn decisions(&self, id: &str, from: u32, limit: usize) -> Result<Vec<serde_json::Value>, StoreError> {
+        self.read(|c| {
+            let mut st =
+                c.prepare_cached("SELECT body FROM decisions WHERE run_id = ?1 AND round >= ?2 ORDER BY seq LIMIT ?3")?;
+            let rows = st.query_map(params![id, from, limit as i64], |r| r.get::<_, String>(0))?;
+            rows.map(|b| serde_json::from_str(&b?).map_err(corrupt)).collect()
+        })
+    }
+
+    /// The run as the record file `microfut replay` reads.
+    pub fn record(&self, id: &str) -> Result<Option<RunRecord>, StoreError> {
+        let Some(run) = self.run(id)? else { return Ok(None) };
+        let events = self
+            .events(id, 0, usize::MAX >> 1)?
+            .into_iter()
+            .map(|v| serde_json::from_value::<Event>(v).map_err(corrupt))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Some(RunRecord {
+            format: FORMAT.into(),
+            ruleset: run.run.ruleset.clone(),
+            revision: run.run.revision.clone(),
+            fingerprint: run.run.fingerprint.clone(),
+            engine_version: run.run.engine_version.clone(),
+            seed: run.run.seed,
+            human: run.run.human.clone(),
+            formations: run.run.formations.clone(),
+            home: run.run.home.clone(),
+            away: run.run.away.clone(),
+            intents: self.intents(id)?,
+            score: run.score,
+            stats: run.stats.clone(),
+            events,
+            round_hashes: self.hashes(id)?,
+        }))
+    }
+
+    /// Uploaded clubs: (id, club).
+    pub fn clubs(&self) -> Result<Vec<Club>, StoreError> {
+        self.read(|c| {
+            let mut st = c.prepare_cached("SELECT body FROM clubs ORDER BY id")?;
+            let rows = st.query_map([], |r| r.get::<_, String>(0))?;
+            rows.map(|b| serde_json::from_str(&b?).map_err(corrupt)).collect()
+        })
+    }
+
+    pub fn club(&self, id: &str) -> Result<Option<Club>, StoreError> {
+        self.read(|c| {
+            let body: Option<String> =
+                c.prepare_cached("SELECT body FROM clubs WHERE id = ?1")?.query_row([id], |r| r.get(0)).optional()?;
+            body.map(|b| serde_json::from_str(&b).map_err(corrupt)).transpose()
+        })
+    }
+
+    /// Stores an uploaded club; `false` when a club with that id exists already.
+    pub fn add_club(&self, club: &Club) -> Result<bool, StoreError> {
+        let body = serde_json::to_string(club).map_err(corrupt)?;
+        let club_id = club.id.clone();
+        self.write(move |c| {
+            let n = c
+                .prepare_cached("INSERT OR IGNORE INTO clubs (id, body, created_at) VALUES (?1, ?2, ?3)")?
+                .execute(params![club_id, body, now()])?;
+            Ok(n == 1)
+        })
+    }
+
+    /// A digest of every row of every table: equal before and after a read proves it wrote nothing.
+    pub fn digest(&self) -> Result<String, StoreError> {
+        use sha2::{Digest, Sha256};
+        self.read(|c| {
+            let mut h = Sha256::new();
+            for table in schema::TABLES {
+                let mut st = c.prepare(&format!("SELECT * FROM {table} ORDER BY 1, 2"))?;
+                let n = st.column_count();
+                let mut rows = st.query([])?;
+                while let Some(row) = rows.next()? {
+                    for i in 0..n {
+                        let v: rusqlite::types::Value = row.get(i)?;
+                        h.update(format!("{v:?}\u{1f}").as_bytes());
+                    }
+                    h.update(b"\x1e");
+                }
+            }
+            Ok(h.finalize().iter().map(|b| format!("{b:02x}")).collect())
+        })
+    }
+}
+
+fn configure(c: &Connection) -> rusqlite::Result<()> {
+    c.busy_timeout(std::time::Duration::from_secs(5))?;
+    c.pragma_update(None, "journal_mode", "WAL")?;
+    c.pragma_update(None, "synchronous", "NORMAL")?;
+    c.pragma_update(None, "foreign_keys", "ON")?;
+    // Pages read through a memory map rather than a read() per page: the writer touches the
+    // index pages of a hundred runs in turn. (A larger page cache costs more than it saves: SQLite
+    // walks its whole hash at the end of every transaction.)
+    c.pragma_update(None, "mmap_size", MMAP_BYTES)?;
+    Ok(())
+}
+
+fn load_run(c: &Connection, id: &str) -> Result<Option<StoredRun>, StoreError> {
+    let row = c
+        .prepare_cached(
+            "SELECT id, token_sha256, created_at, ruleset, revision, fingerprint, engine_version, seed, human, \
+             formations, home, away, retention, rounds, pending, finished, score_home, score_away, stats, events, \
+             decisions FROM runs WHERE id = ?1",
+        )?
+        .query_row([id], |r| {
+            Ok((
+                (r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)?),
+                (r.get::<_, String>(3)?, r.get::<_, String>(4)?, r.get::<_, String>(5)?, r.get::<_, String>(6)?),
+                (r.get::<_, String>(7)?, r.get::<_, Option<String>>(8)?, r.get::<_, String>(9)?),
+                (r.get::<_, String>(10)?, r.get::<_, String>(11)?, r.get::<_, i64>(12)?),
+                (r.get::<_, i64>(13)?, r.get::<_, bool>(14)?, r.get::<_, bool>(15)?),
+                (r.get::<_, u32>(16)?, r.get::<_, u32>(17)?, r.get::<_, String>(18)?),
+                (r.get::<_, i64>(19)?, r.get::<_, i64>(20)?),
+            ))
+        })
+        .optional()?;
+    let Some((
+        (id, token, created_at),
+        (ruleset, revision, fingerprint, engine),
+        (seed, human, formations),
+        clubs,
+        progress,
+        score,
+        counts,
+    )) = row
+    else {
+        return Ok(None);
+    };
+    Ok(Some(StoredRun {
+        run: NewRun {
+            id,
+            token_sha256: token,
+            ruleset,
+            revision,
+            fingerprint,
+            engine_version: engine,
+            seed: seed.parse().map_err(corrupt)?,
+            human,
+            formations: serde_json::from_str(&formations).map_err(corrupt)?,
+            home: serde_json::from_str(&clubs.0).map_err(corrupt)?,
+            away: serde_json::from_str(&clubs.1).map_err(corrupt)?,
+            retention: clubs.2 as usize,
+        },
+        rounds: progress.0 as usize,
+        pending: progress.1,
+        finished: progress.2,
+        score: [score.0, score.1],
+        stats: serde_json::from_str(&score.2).map_err(corrupt)?,
+        events: counts.0 as usize,
+        decisions: counts.1 as u64,
+        created_at,
+    }))
+}
+
+/// `serde_json::to_string` for values that always serialise (plain data, string keys).
+fn json<T: serde::Serialize>(v: &T) -> String {
+    serde_json::to_string(v).expect("store values serialise")
+}

@@ -1,0 +1,131 @@
+//! The store's schema as numbered migrations. `PRAGMA user_version` records how many were
+//! applied; each runs in its own transaction, in order, once. A store written by a newer
+//! microfut (a higher version than this binary knows) is refused rather than guessed at.
+
+use rusqlite::Connection;
+
+/// Every table, for digests (`Store::digest`).
+pub const TABLES: &[&str] = &["runs", "rounds", "events", "intents", "decisions", "clubs"];
+
+const MIGRATIONS: &[&str] = &[
+    // 1: runs and what they commit.
+    "CREATE TABLE runs (
+        id TEXT PRIMARY KEY,
+        token_sha256 TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        ruleset TEXT NOT NULL,
+        revision TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        engine_version TEXT NOT NULL,
+        seed TEXT NOT NULL,
+        human TEXT,
+        formations TEXT NOT NULL,
+        home TEXT NOT NULL,
+        away TEXT NOT NULL,
+        retention INTEGER NOT NULL,
+        rounds INTEGER NOT NULL DEFAULT 0,
+        pending INTEGER NOT NULL DEFAULT 0,
+        finished INTEGER NOT NULL DEFAULT 0,
+        score_home INTEGER NOT NULL DEFAULT 0,
+        score_away INTEGER NOT NULL DEFAULT 0,
+        stats TEXT NOT NULL,
+        events INTEGER NOT NULL DEFAULT 0,
+        decisions INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE rounds (
+        run_id TEXT NOT NULL REFERENCES runs(id),
+        round INTEGER NOT NULL,
+        hash TEXT NOT NULL,
+        rolls TEXT NOT NULL,
+        PRIMARY KEY (run_id, round)
+    ) WITHOUT ROWID;
+    CREATE TABLE events (
+        run_id TEXT NOT NULL REFERENCES runs(id),
+        seq INTEGER NOT NULL,
+        round INTEGER NOT NULL,
+        body TEXT NOT NULL,
+        PRIMARY KEY (run_id, seq)
+    ) WITHOUT ROWID;
+    CREATE TABLE intents (
+        run_id TEXT NOT NULL REFERENCES runs(id),
+        seq INTEGER NOT NULL,
+        round INTEGER NOT NULL,
+        body TEXT NOT NULL,
+        PRIMARY KEY (run_id, seq)
+    ) WITHOUT ROWID;
+    CREATE TABLE decisions (
+        run_id TEXT NOT NULL REFERENCES runs(id),
+        seq INTEGER NOT NULL,
+        round INTEGER NOT NULL,
+        body TEXT NOT NULL,
+        PRIMARY KEY (run_id, seq)
+    ) WITHOUT ROWID;",
+    // 2: uploaded clubs.
+    "CREATE TABLE clubs (
+        id TEXT PRIMARY KEY,
+        body TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+    );",
+    // 3: the per-round tables as rowid tables with a unique (run, seq) index: rows are appended
+    // instead of inserted into a clustered index keyed by a random run id, and a 4 KB decision no
+    // longer overflows an index cell (see the store's module comment).
+    "CREATE TABLE rounds_rowid (
+        run_id TEXT NOT NULL REFERENCES runs(id),
+        round INTEGER NOT NULL,
+        hash TEXT NOT NULL,
+        rolls TEXT NOT NULL,
+        UNIQUE (run_id, round)
+    );
+    INSERT INTO rounds_rowid (run_id, round, hash, rolls) SELECT run_id, round, hash, rolls FROM rounds ORDER BY run_id, round;
+    DROP TABLE rounds;
+    ALTER TABLE rounds_rowid RENAME TO rounds;
+    CREATE TABLE events_rowid (
+        run_id TEXT NOT NULL REFERENCES runs(id),
+        seq INTEGER NOT NULL,
+        round INTEGER NOT NULL,
+        body TEXT NOT NULL,
+        UNIQUE (run_id, seq)
+    );
+    INSERT INTO events_rowid (run_id, seq, round, body) SELECT run_id, seq, round, body FROM events ORDER BY run_id, seq;
+    DROP TABLE events;
+    ALTER TABLE events_rowid RENAME TO events;
+    CREATE TABLE intents_rowid (
+        run_id TEXT NOT NULL REFERENCES runs(id),
+        seq INTEGER NOT NULL,
+        round INTEGER NOT NULL,
+        body TEXT NOT NULL,
+        UNIQUE (run_id, seq)
+    );
+    INSERT INTO intents_rowid (run_id, seq, round, body) SELECT run_id, seq, round, body FROM intents ORDER BY run_id, seq;
+    DROP TABLE intents;
+    ALTER TABLE intents_rowid RENAME TO intents;
+    CREATE TABLE decisions_rowid (
+        run_id TEXT NOT NULL REFERENCES runs(id),
+        seq INTEGER NOT NULL,
+        round INTEGER NOT NULL,
+        body TEXT NOT NULL,
+        UNIQUE (run_id, seq)
+    );
+    INSERT INTO decisions_rowid (run_id, seq, round, body) SELECT run_id, seq, round, body FROM decisions ORDER BY run_id, seq;
+    DROP TABLE decisions;
+    ALTER TABLE decisions_rowid RENAME TO decisions;",
+];
+
+/// The schema version this binary writes.
+pub const VERSION: usize = MIGRATIONS.len();
+
+pub fn migrate(conn: &mut Connection) -> Result<(), String> {
+    let current: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0)).map_err(|e| e.to_string())?;
+    if current < 0 || current as usize > VERSION {
+        return Err(format!(
+            "schema version {current} is newer than this microfut knows ({VERSION}); use a newer microfut"
+        ));
+    }
+    for (k, sql) in MIGRATIONS.iter().enumerate().skip(current as usize) {
+        let tx = conn.transaction().map_err(|e| e.to_string())?;
+        tx.execute_batch(sql).map_err(|e| format!("migration {}: {e}", k + 1))?;
+        tx.pragma_update(None, "user_version", (k + 1) as i64).map_err(|e| e.to_string())?;
+        tx.commit().map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}

@@ -1,0 +1,149 @@
+// A person's match in a real browser: start a match, reach a decision, read a candidate's
+// explanation, play it and see the dice, advance, open a player's sheet and projection, switch
+// to Portuguese, finish the match and see the statistics — at a laptop, a wide screen and a
+// phone. Screenshots go to tests/browser/out/ and are checked to be non-blank.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launch, startServer, assertNotBlank } from './lib.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const BIN = process.env.MICROFUT_BIN || path.join(here, '../../target/release/microfut');
+const OUT = path.join(here, 'out');
+let server, browser, dir;
+
+before(async () => {
+  mkdirSync(OUT, { recursive: true });
+  dir = mkdtempSync(path.join(tmpdir(), 'microfut-browser-'));
+  server = await startServer(BIN, ['serve', '--bind', '127.0.0.1:0', '--db', path.join(dir, 'runs.db')]);
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  server?.child.kill('SIGKILL');
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function roundOf(page) {
+  const text = await page.locator('#scoreboard .clock').textContent();
+  return Number(text.match(/(\d+)\s*$/)[1]);
+}
+
+async function startAs(page, side, seed) {
+  await page.goto(server.url + '/');
+  await page.waitForSelector('#home option', { state: 'attached' });
+  await page.selectOption('#home', 'esporte_clube_mandacaru');
+  await page.selectOption('#away', 'uniao_pedra_branca');
+  await page.selectOption('#side', side);
+  await page.fill('#seed', String(seed));
+  await page.click('#start');
+  await page.waitForSelector('#game:not([hidden])');
+  await page.waitForSelector('#pitch .pl');
+}
+
+async function toDecision(page) {
+  for (let i = 0; i < 50 && (await page.locator('#decision').isHidden()); i++) {
+    await page.click('#adv-decision');
+    await page.waitForFunction(() => !document.querySelector('#adv-end').disabled || document.querySelector('#stats:not([hidden])'));
+  }
+  await page.waitForSelector('#decision:not([hidden]) #candidates button');
+}
+
+test('a person plays: decision, odds, explanation, dice, sheet, languages, full time', async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await startAs(page, 'home', 7);
+  assert.equal(await page.locator('#pitch .pl').count(), 22, '22 players on the pitch');
+
+  await toDecision(page);
+  const candidates = page.locator('#candidates button');
+  assert.ok((await candidates.count()) > 1, 'several candidates');
+  // Odds are on every candidate.
+  assert.match(await candidates.first().textContent(), /\d+%/);
+  // Choose a pass (it has a test of its own, so an explanation and dice).
+  const pass = page.locator('#candidates button', { hasText: /Pass to/ }).first();
+  await pass.click();
+  await page.waitForSelector('#explanation table');
+  assert.match(await page.locator('#explanation').textContent(), /Pass base/);
+  await page.screenshot({ path: path.join(OUT, 'decision-1280x720.png') });
+  assertNotBlank(path.join(OUT, 'decision-1280x720.png'));
+
+  const before = await roundOf(page);
+  await page.click('#play');
+  await page.waitForSelector('#outcome:not([hidden]) [data-testid="roll"]');
+  const roll = await page.locator('[data-testid="roll"]').first().textContent();
+  assert.match(roll, /3d6 \d+ vs difficulty \d+ → margin [+-]?\d+/);
+  assert.ok((await roundOf(page)) > before, 'the round advanced');
+
+  // Advance by keyboard when no decision is pending; else let the NPC choose.
+  if (await page.locator('#decision').isHidden()) {
+    const r = await roundOf(page);
+    await page.locator('body').press('n');
+    await page.waitForFunction((r0) => Number(document.querySelector('#scoreboard .clock').textContent.match(/(\d+)\s*$/)[1]) > r0, r);
+  }
+
+  // A player's sheet and projection, with contributions in a tooltip.
+  await page.locator('#pitch .pl[data-id="home-9"]').click();
+  await page.waitForSelector('#player:not([hidden]) [data-testid="proj-test"]');
+  const proj = page.locator('#player [data-testid="proj-test"] [data-tip]').first();
+  await proj.hover();
+  await page.waitForSelector('#tooltip:not([hidden]) table');
+  assert.match(await page.locator('#tooltip').textContent(), /Stamina|Immediate pressure|base/i);
+  await page.screenshot({ path: path.join(OUT, 'sheet-1280x720.png') });
+  assertNotBlank(path.join(OUT, 'sheet-1280x720.png'));
+
+  // Portuguese labels come from content and the page's own words.
+  await page.selectOption('#lang', 'pt-BR');
+  assert.equal(await page.locator('#feed-title').textContent(), 'Lance a lance');
+  await page.waitForFunction(() => document.querySelector('#player').textContent.includes('Habilidades'));
+  await page.selectOption('#lang', 'en');
+
+  // Wide screen.
+  await page.setViewportSize({ width: 2560, height: 1080 });
+  await page.screenshot({ path: path.join(OUT, 'play-2560x1080.png') });
+  assertNotBlank(path.join(OUT, 'play-2560x1080.png'));
+
+  // The NPC's decision log explains a choice.
+  await page.locator('#decisions button').first().click();
+  await page.waitForSelector('#decision-detail tr.chosen');
+
+  // To full time: the statistics table.
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.click('#adv-end');
+  await page.waitForSelector('#stats:not([hidden]) table', { timeout: 60000 });
+  assert.match(await page.locator('#stats').textContent(), /possession/);
+  await page.screenshot({ path: path.join(OUT, 'full-time-1280x720.png'), fullPage: true });
+  assertNotBlank(path.join(OUT, 'full-time-1280x720.png'));
+  assert.deepEqual(errors, [], 'no script errors');
+  await page.close();
+});
+
+test('readable on a phone and usable by keyboard alone', async () => {
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  await startAs(page, 'away', 11);
+  // Nothing overflows sideways.
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 1, `no horizontal scroll (${overflow}px)`);
+  // Keyboard: to the decision, choose with a digit, play with Enter.
+  for (let i = 0; i < 50 && (await page.locator('#decision').isHidden()); i++) {
+    await page.locator('body').press('d');
+    await page.waitForFunction(() => !document.querySelector('#adv-end').disabled);
+  }
+  await page.waitForSelector('#decision:not([hidden]) #candidates button');
+  await page.locator('body').press('1');
+  await page.waitForSelector('#candidates button[aria-pressed="true"]');
+  await page.locator('body').press('Enter');
+  await page.waitForSelector('#outcome:not([hidden])');
+  await page.screenshot({ path: path.join(OUT, 'phone-390x844.png'), fullPage: true });
+  assertNotBlank(path.join(OUT, 'phone-390x844.png'));
+  // Players are reachable with Tab and open with Enter.
+  await page.locator('#pitch .pl').first().focus();
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#player:not([hidden]) table');
+  await page.close();
+});

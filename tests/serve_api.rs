@@ -1,0 +1,572 @@
+//! The HTTP API, in process through the router: every endpoint's success and failure cases,
+//! errors as 4xx JSON naming the field, a refused intent that changes nothing, read-only
+//! projections (no die drawn, nothing written, the same pipelines as play), and a run created
+//! through the API whose exported record replays `identical`.
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use microfut::api::{self, Runs};
+use microfut::catalog::{Catalog, ContentTree};
+use microfut::run::{Replay, RunRecord, pinned_rules, replay};
+use microfut::store::Store;
+use serde_json::{Value, json};
+use std::sync::Arc;
+use tower::ServiceExt;
+
+struct Server {
+    app: axum::Router,
+    runs: Arc<Runs>,
+    _dir: tempfile::TempDir,
+}
+
+fn server() -> Server {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("runs.db")).unwrap();
+    let catalog = Catalog::load(&ContentTree::embedded());
+    let runs = Arc::new(Runs::new(Arc::new(catalog), Arc::new(store)));
+    Server { app: api::app(api::default_areas(runs.clone())), runs, _dir: dir }
+}
+
+struct Resp {
+    status: StatusCode,
+    body: Value,
+    headers: axum::http::HeaderMap,
+}
+
+impl Server {
+    async fn send(
+        &self,
+        method: &str,
+        uri: &str,
+        body: Option<&str>,
+        token: Option<&str>,
+        ctype: Option<&str>,
+    ) -> Resp {
+        let mut req = Request::builder().method(method).uri(uri);
+        if let Some(t) = token {
+            req = req.header("authorization", format!("Bearer {t}"));
+        }
+        if body.is_some() {
+            req = req.header("content-type", ctype.unwrap_or("application/json"));
+        }
+        let req = req.body(body.map_or(Body::empty(), |b| Body::from(b.to_string()))).unwrap();
+        let res = self.app.clone().oneshot(req).await.unwrap();
+        let status = res.status();
+        let headers = res.headers().clone();
+        let bytes = axum::body::to_bytes(res.into_body(), usize::MAX).await.unwrap();
+        let body = serde_json::from_slice(&bytes).unwrap_or(Value::String(String::from_utf8_lossy(&bytes).into()));
+        Resp { status, body, headers }
+    }
+    async fn get(&self, uri: &str) -> Resp {
+        self.send("GET", uri, None, None, None).await
+    }
+    async fn post(&self, uri: &str, body: Value, token: Option<&str>) -> Resp {
+        self.send("POST", uri, Some(&body.to_string()), token, None).await
+    }
+    async fn create(&self, human: Option<&str>, seed: u64) -> (String, String) {
+        let r = self
+            .post(
+                "/api/v1/runs",
+                json!({"home": "esporte_clube_mandacaru", "away": "uniao_pedra_branca", "seed": seed, "human": human}),
+                None,
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::CREATED, "{}", r.body);
+        (r.body["runId"].as_str().unwrap().into(), r.body["token"].as_str().unwrap().into())
+    }
+    /// Advances to the human side's next decision.
+    async fn to_decision(&self, id: &str, token: &str) -> Value {
+        let r = self.post(&format!("/api/v1/runs/{id}/advance"), json!({"until": "decision"}), Some(token)).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+        assert_eq!(r.body["stoppedAt"], "decision");
+        r.body
+    }
+}
+
+/// `{"error": {"code", "message", "field"}}` with this status and field.
+fn assert_error(r: &Resp, status: StatusCode, field: &str) {
+    assert_eq!(r.status, status, "{}", r.body);
+    let e = &r.body["error"];
+    assert!(e["code"].is_string() && e["message"].is_string(), "error body: {}", r.body);
+    assert_eq!(e["field"], field, "{}", r.body);
+}
+
+#[tokio::test]
+async fn revisions_and_clubs_are_listed() {
+    let s = server();
+    let r = s.get("/api/v1/revisions").await;
+    assert_eq!(r.status, StatusCode::OK);
+    let revs = r.body.as_array().unwrap();
+    assert!(revs.iter().any(|v| v["version"] == "0.5.4" && v["playable"] == true && v["default"] == true));
+    assert!(revs.iter().any(|v| v["version"] == "0.5.0" && v["playable"] == false), "0.5.0 predates the engine");
+    let r = s.get("/api/v1/clubs").await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert_eq!(r.body.as_array().unwrap().len(), 5);
+    let r = s.get("/api/v1/clubs/uniao_pedra_branca").await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert_eq!(r.body["squad"].as_array().unwrap().len(), 25);
+    assert_error(&s.get("/api/v1/clubs/nobody").await, StatusCode::NOT_FOUND, "club_id");
+}
+
+#[tokio::test]
+async fn a_club_upload_is_validated_like_club_validate() {
+    let s = server();
+    let mut club: Value =
+        serde_json::from_str(include_str!("../content/microfut/clubs/atletico_vale_do_sol.json")).unwrap();
+    club["id"] = json!("uploaded_fc");
+    for p in club["squad"].as_array_mut().unwrap() {
+        p["club"] = json!("uploaded_fc");
+    }
+    let r = s.post("/api/v1/clubs", club.clone(), None).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.body);
+    assert_eq!(r.body["report"]["club"], "uploaded_fc");
+    assert!(s.get("/api/v1/clubs").await.body.as_array().unwrap().iter().any(|c| c["id"] == "uploaded_fc"));
+    assert_error(&s.post("/api/v1/clubs", club.clone(), None).await, StatusCode::CONFLICT, "/id");
+    // Over budget: refused, naming the field as `club validate` does.
+    let mut poor = club.clone();
+    poor["id"] = json!("poor_fc");
+    for p in poor["squad"].as_array_mut().unwrap() {
+        p["club"] = json!("poor_fc");
+    }
+    poor["budget"] = json!(10);
+    let r = s.post("/api/v1/clubs", poor, None).await;
+    assert_error(&r, StatusCode::UNPROCESSABLE_ENTITY, "/budget");
+    // A mistyped field inside a sheet is named by its pointer.
+    let mut bad = club.clone();
+    bad["id"] = json!("bad_fc");
+    for p in bad["squad"].as_array_mut().unwrap() {
+        p["club"] = json!("bad_fc");
+    }
+    bad["squad"][3]["attributes"]["st"] = json!("strong");
+    let r = s.post("/api/v1/clubs", bad, None).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.body);
+    assert!(r.body["error"]["field"].as_str().unwrap().starts_with("/squad/3"), "{}", r.body);
+    // An uploaded club plays.
+    let r = s.post("/api/v1/runs", json!({"home": "uploaded_fc", "away": "uniao_pedra_branca", "seed": 1}), None).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.body);
+}
+
+#[tokio::test]
+async fn creating_a_run_pins_its_revision_and_refuses_bad_input_by_field() {
+    let s = server();
+    let r = s
+        .post(
+            "/api/v1/runs",
+            json!({"home": "esporte_clube_mandacaru", "away": "uniao_pedra_branca", "human": "away"}),
+            None,
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.body);
+    let b = &r.body;
+    assert_eq!(b["runId"].as_str().unwrap().len(), 32, "128 random bits");
+    assert_eq!(b["token"].as_str().unwrap().len(), 64);
+    assert_eq!(b["revision"], "0.5.4");
+    assert!(b["fingerprint"].as_str().unwrap().starts_with("sha256:"));
+    assert!(b["seed"].as_u64().unwrap() < 1 << 53);
+    assert_eq!(r.headers["location"], format!("/api/v1/runs/{}", b["runId"].as_str().unwrap()));
+
+    let base = json!({"home": "esporte_clube_mandacaru", "away": "uniao_pedra_branca"});
+    let with = |k: &str, v: Value| {
+        let mut b = base.clone();
+        b[k] = v;
+        b
+    };
+    let cases = [
+        (with("home", json!("nobody")), StatusCode::UNPROCESSABLE_ENTITY, "/home"),
+        (with("away", json!(7)), StatusCode::UNPROCESSABLE_ENTITY, "/away"),
+        (with("revision", json!("9.9.9")), StatusCode::UNPROCESSABLE_ENTITY, "/revision"),
+        (with("revision", json!("0.5.0")), StatusCode::UNPROCESSABLE_ENTITY, "/revision"),
+        (with("human", json!("both")), StatusCode::UNPROCESSABLE_ENTITY, "/human"),
+        (with("seed", json!(-1)), StatusCode::UNPROCESSABLE_ENTITY, "/seed"),
+        (with("homeFormation", json!("2-2-6")), StatusCode::UNPROCESSABLE_ENTITY, "/homeFormation"),
+        (with("colour", json!("red")), StatusCode::UNPROCESSABLE_ENTITY, "/colour"),
+        (json!({"away": "uniao_pedra_branca"}), StatusCode::UNPROCESSABLE_ENTITY, "/"),
+        (json!([1, 2]), StatusCode::UNPROCESSABLE_ENTITY, "/0"),
+    ];
+    for (body, status, field) in cases {
+        let r = s.post("/api/v1/runs", body.clone(), None).await;
+        assert_error(&r, status, field);
+    }
+    let r = s.send("POST", "/api/v1/runs", Some("{\"home\": "), None, None).await;
+    assert_error(&r, StatusCode::BAD_REQUEST, "body");
+    let r = s.send("POST", "/api/v1/runs", Some(r#"{"home": "a", "home": "b", "away": "c"}"#), None, None).await;
+    assert_error(&r, StatusCode::BAD_REQUEST, "body");
+    let r = s.send("POST", "/api/v1/runs", Some(&base.to_string()), None, Some("text/plain")).await;
+    assert_error(&r, StatusCode::UNSUPPORTED_MEDIA_TYPE, "Content-Type");
+    let huge = format!("{{\"home\": \"{}\", \"away\": \"x\"}}", "a".repeat(2 << 20));
+    let r = s.send("POST", "/api/v1/runs", Some(&huge), None, None).await;
+    assert_error(&r, StatusCode::PAYLOAD_TOO_LARGE, "body");
+}
+
+#[tokio::test]
+async fn unknown_routes_and_methods_answer_json() {
+    let s = server();
+    assert_error(&s.get("/api/v1/nothing").await, StatusCode::NOT_FOUND, "path");
+    assert_error(&s.send("DELETE", "/api/v1/runs", None, None, None).await, StatusCode::METHOD_NOT_ALLOWED, "method");
+    assert_error(&s.get("/api/v1/runs/0123").await, StatusCode::NOT_FOUND, "runId");
+    assert_error(&s.get("/api/v1/runs/0123/events").await, StatusCode::NOT_FOUND, "runId");
+    let r = s.get("/").await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert!(r.body.as_str().unwrap().contains("<title>Microfut</title>"));
+}
+
+#[tokio::test]
+async fn the_openapi_document_describes_every_route() {
+    let s = server();
+    let r = s.get("/api/v1/openapi.json").await;
+    assert_eq!(r.status, StatusCode::OK);
+    let paths = r.body["paths"].as_object().unwrap();
+    for p in [
+        "/api/v1/revisions",
+        "/api/v1/clubs",
+        "/api/v1/clubs/{club_id}",
+        "/api/v1/runs",
+        "/api/v1/runs/{run_id}",
+        "/api/v1/runs/{run_id}/advance",
+        "/api/v1/runs/{run_id}/candidates",
+        "/api/v1/runs/{run_id}/intents",
+        "/api/v1/runs/{run_id}/events",
+        "/api/v1/runs/{run_id}/decisions",
+        "/api/v1/runs/{run_id}/record",
+        "/api/v1/runs/{run_id}/players/{player_id}",
+        "/api/v1/runs/{run_id}/players/{player_id}/attributes",
+    ] {
+        assert!(paths.contains_key(p), "OpenAPI lacks {p}");
+    }
+    assert!(r.body["components"]["schemas"]["ErrorBody"].is_object());
+}
+
+#[tokio::test]
+async fn writes_need_the_runs_token_and_a_pending_decision_stops_advances() {
+    let s = server();
+    let (id, token) = s.create(Some("home"), 7).await;
+    let (_, other) = s.create(None, 8).await;
+    let adv = format!("/api/v1/runs/{id}/advance");
+    assert_error(&s.post(&adv, json!({"until": "round"}), None).await, StatusCode::UNAUTHORIZED, "Authorization");
+    assert_error(&s.post(&adv, json!({"until": "round"}), Some(&other)).await, StatusCode::FORBIDDEN, "Authorization");
+    assert_error(
+        &s.post(&adv, json!({"until": "later"}), Some(&token)).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "/until",
+    );
+    assert_error(
+        &s.post(&adv, json!({"until": "round", "x": 1}), Some(&token)).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "/x",
+    );
+    let b = s.to_decision(&id, &token).await;
+    assert_eq!(b["pending"]["player"].as_str().unwrap().split('-').next(), Some("home"));
+    // A pending decision: advancing without delegating is refused, with it the NPC decides.
+    assert_error(&s.post(&adv, json!({"until": "round"}), Some(&token)).await, StatusCode::CONFLICT, "/until");
+    let r = s.post(&adv, json!({"until": "round", "delegate": true}), Some(&token)).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    assert_eq!(r.body["roundsPlayed"], 1);
+    assert!(!r.body["rolls"].as_array().unwrap().is_empty(), "the round's dice are shown");
+    // A run without a human side never stops at a decision.
+    let r =
+        s.post(&format!("/api/v1/runs/{id}/advance"), json!({"until": "end", "delegate": true}), Some(&token)).await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert_eq!(r.body["stoppedAt"], "end");
+    assert_eq!(r.body["finished"], true);
+    assert_error(&s.post(&adv, json!({"until": "round"}), Some(&token)).await, StatusCode::CONFLICT, "runId");
+}
+
+#[tokio::test]
+async fn candidates_have_exact_odds_and_explanations_and_a_refused_intent_changes_nothing() {
+    let s = server();
+    let (id, token) = s.create(Some("home"), 7).await;
+    assert_error(&s.get(&format!("/api/v1/runs/{id}/candidates")).await, StatusCode::CONFLICT, "runId");
+    let intents = format!("/api/v1/runs/{id}/intents");
+    assert_error(&s.post(&intents, json!({"kind": "shoot"}), Some(&token)).await, StatusCode::CONFLICT, "runId");
+    s.to_decision(&id, &token).await;
+    let c = s.get(&format!("/api/v1/runs/{id}/candidates")).await;
+    assert_eq!(c.status, StatusCode::OK, "{}", c.body);
+    let list = c.body["candidates"].as_array().unwrap();
+    assert!(list.len() > 1);
+    for k in list {
+        let p = k["probability"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&p));
+        if k["kind"] == "pass" {
+            let e = &k["explanation"];
+            assert_eq!(e["pipeline"], "pass");
+            assert!(
+                e["contributions"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|x| x["source"].as_str().unwrap().contains("modifiers.json"))
+            );
+        }
+    }
+    let before = s.get(&format!("/api/v1/runs/{id}")).await.body;
+    let record_before = s.get(&format!("/api/v1/runs/{id}/record")).await.body;
+    let digest = s.runs.store.digest().unwrap();
+    // Not a candidate: 422 naming the target; the run is exactly as it was.
+    let r = s.post(&intents, json!({"kind": "pass", "target": 99}), Some(&token)).await;
+    assert_error(&r, StatusCode::UNPROCESSABLE_ENTITY, "/target");
+    assert_error(
+        &s.post(&intents, json!({"kind": "fly"}), Some(&token)).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "/kind",
+    );
+    assert_error(
+        &s.post(&intents, json!({"kind": "pass", "target": "x"}), Some(&token)).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "/target",
+    );
+    assert_eq!(s.get(&format!("/api/v1/runs/{id}")).await.body, before);
+    assert_eq!(s.get(&format!("/api/v1/runs/{id}/record")).await.body, record_before);
+    assert_eq!(s.runs.store.digest().unwrap(), digest);
+    // A candidate: the round is played, with its dice, margins and events.
+    let pass = list.iter().find(|k| k["kind"] == "pass").expect("a pass is offered");
+    let r = s.post(&intents, json!({"kind": "pass", "target": pass["target"]}), Some(&token)).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    let roll = &r.body["rolls"][0];
+    assert_eq!(roll["pipeline"], "pass");
+    assert_eq!(
+        roll["margin"].as_i64().unwrap(),
+        roll["total"].as_i64().unwrap() - roll["difficulty"].as_i64().unwrap()
+    );
+    assert!(r.body["events"].as_array().unwrap().iter().any(|e| e["kind"] == "pass" || e["kind"] == "interception"));
+    let after = s.get(&format!("/api/v1/runs/{id}")).await.body;
+    assert!(after["round"].as_u64() > before["round"].as_u64());
+}
+
+#[tokio::test]
+async fn reads_of_events_decisions_and_the_record() {
+    let s = server();
+    let (id, token) = s.create(None, 3).await;
+    for _ in 0..30 {
+        s.post(&format!("/api/v1/runs/{id}/advance"), json!({"until": "round"}), Some(&token)).await;
+    }
+    let r = s.get(&format!("/api/v1/runs/{id}/events?from=10")).await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert!(r.body["events"].as_array().unwrap().iter().all(|e| e["round"].as_u64().unwrap() >= 10));
+    assert_eq!(r.body["rounds"].as_array().unwrap().len(), 20);
+    // A stored round's rolls come back labelled from the pinned revision.
+    let rolls: Vec<&Value> =
+        r.body["rounds"].as_array().unwrap().iter().flat_map(|r| r["rolls"].as_array().unwrap()).collect();
+    assert!(!rolls.is_empty());
+    for roll in rolls {
+        assert!(
+            roll["player"].as_str().unwrap().starts_with("home-")
+                || roll["player"].as_str().unwrap().starts_with("away-")
+        );
+        assert!(roll["label"]["en"].is_string() && roll["label"]["en"] != roll["pipeline"], "{roll}");
+        assert!(roll["probability"].as_f64().unwrap() >= 0.0 && roll["total"].as_u64().unwrap() >= 3);
+    }
+    assert_error(&s.get(&format!("/api/v1/runs/{id}/events?from=ten")).await, StatusCode::UNPROCESSABLE_ENTITY, "from");
+    assert_error(&s.get(&format!("/api/v1/runs/{id}/events?since=3")).await, StatusCode::UNPROCESSABLE_ENTITY, "since");
+    let r = s.get(&format!("/api/v1/runs/{id}/decisions")).await;
+    assert_eq!(r.status, StatusCode::OK);
+    let d = r.body["decisions"].as_array().unwrap();
+    assert_eq!(d.len() as u64, r.body["total"].as_u64().unwrap());
+    assert!(d[0]["candidate_actions"].as_array().unwrap().len() > 1);
+    assert!(d[0]["selected_action"].is_u64());
+    let r = s.get(&format!("/api/v1/runs/{id}/record")).await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert!(r.headers["content-disposition"].to_str().unwrap().contains("attachment"));
+    assert_eq!(r.body["round_hashes"].as_array().unwrap().len(), 30);
+    let r = s.get(&format!("/api/v1/runs/{id}/players/home-9")).await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert!(r.body["sheet"]["skills"].is_array());
+    assert_error(&s.get(&format!("/api/v1/runs/{id}/players/home-99")).await, StatusCode::NOT_FOUND, "playerId");
+    assert_error(
+        &s.get(&format!("/api/v1/runs/{id}/players/left-9/attributes")).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "playerId",
+    );
+}
+
+#[tokio::test]
+async fn a_projection_reads_without_dice_or_writes_and_uses_the_pipelines_of_play() {
+    let s = server();
+    let (id, token) = s.create(Some("home"), 7).await;
+    s.to_decision(&id, &token).await;
+    let draws = |s: &Server| s.runs.with_run(&id, |r| Ok(r.m.dice_draws())).unwrap();
+    let (d0, digest) = (draws(&s), s.runs.store.digest().unwrap());
+    let state = s.get(&format!("/api/v1/runs/{id}")).await.body;
+    let mut proj = Value::Null;
+    for p in state["players"].as_array().unwrap() {
+        let r = s.get(&format!("/api/v1/runs/{id}/players/{}/attributes", p["id"].as_str().unwrap())).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+        if p["id"] == "home-9" {
+            proj = r.body;
+        }
+    }
+    s.get(&format!("/api/v1/runs/{id}/candidates")).await;
+    assert_eq!(draws(&s), d0, "reads draw no die");
+    assert_eq!(s.runs.store.digest().unwrap(), digest, "reads write nothing");
+    assert_eq!(s.get(&format!("/api/v1/runs/{id}")).await.body, state);
+
+    for k in ["runId", "round", "contentRevision", "fingerprint", "playerId", "authority", "attributes"] {
+        assert!(!proj[k].is_null(), "{k} in {proj}");
+    }
+    let attrs = proj["attributes"].as_array().unwrap();
+    let find = |id: &str| attrs.iter().find(|a| a["attributeId"] == id).unwrap_or_else(|| panic!("{id}"));
+    assert_eq!(find("passing")["kind"], "skill");
+    let ids: std::collections::BTreeSet<&str> = attrs.iter().map(|a| a["attributeId"].as_str().unwrap()).collect();
+    assert_eq!(ids.len(), attrs.len(), "attribute ids are unique");
+    assert_eq!(find("speed")["pipelineId"], "speed");
+    for a in attrs {
+        assert!(a["contributions"].as_array().unwrap().len() <= 64);
+        assert_eq!(a["contributionsTruncated"], false);
+        assert!(a["displayName"]["pt-BR"].is_string() && a["displayName"]["en"].is_string());
+    }
+    // The same pipelines as play: every action pipeline of the revision is projected, and the
+    // finishing test gives the chance the engine's own strike estimate gives from there.
+    let rules = s.runs.rules(None, "revision").unwrap();
+    let tests: Vec<&str> =
+        attrs.iter().filter(|a| a["kind"] == "test").map(|a| a["pipelineId"].as_str().unwrap()).collect();
+    let actions: Vec<&str> = rules
+        .rs
+        .pipelines
+        .iter()
+        .filter(|p| p.kind == microfut::ruleset::PipelineKind::Action)
+        .map(|p| p.id.as_str())
+        .collect();
+    assert_eq!(tests, actions);
+    let strike = s
+        .runs
+        .with_run(&id, |r| {
+            let p = r.m.state().players.iter().position(|p| p.team == 0 && p.shirt == 9).unwrap();
+            Ok(r.m.strike_chances(p, false).0)
+        })
+        .unwrap();
+    assert_eq!(find("test:finishing")["probability"].as_f64().unwrap(), strike);
+    assert_eq!(find("test:finishing")["pipelineFingerprint"].as_str().unwrap().len(), 71);
+    // Contributions add up to the effective value.
+    let pass = find("test:pass");
+    let last = pass["contributions"].as_array().unwrap().last().unwrap()["running"].as_f64().unwrap();
+    assert_eq!(last, pass["effectiveValue"].as_f64().unwrap());
+}
+
+#[tokio::test]
+async fn reads_do_not_change_how_the_match_plays() {
+    // Two servers, same run; one reads everything at every decision, the other never does.
+    let (a, b) = (server(), server());
+    let (ia, ta) = a.create(Some("home"), 21).await;
+    let (ib, tb) = b.create(Some("home"), 21).await;
+    for _ in 0..8 {
+        for (s, id, t, read) in [(&a, &ia, &ta, true), (&b, &ib, &tb, false)] {
+            s.to_decision(id, t).await;
+            if read {
+                s.get(&format!("/api/v1/runs/{id}/candidates")).await;
+                for p in ["home-9", "away-1", "home-1"] {
+                    s.get(&format!("/api/v1/runs/{id}/players/{p}/attributes")).await;
+                }
+            }
+            let c = s.get(&format!("/api/v1/runs/{id}/candidates")).await.body;
+            let first = &c["candidates"][0];
+            let r = s
+                .post(
+                    &format!("/api/v1/runs/{id}/intents"),
+                    json!({"kind": first["kind"], "target": first["target"]}),
+                    Some(t),
+                )
+                .await;
+            assert_eq!(r.status, StatusCode::OK);
+        }
+    }
+    let ra = a.get(&format!("/api/v1/runs/{ia}/record")).await.body;
+    let rb = b.get(&format!("/api/v1/runs/{ib}/record")).await.body;
+    assert_eq!(ra["round_hashes"], rb["round_hashes"]);
+}
+
+#[tokio::test]
+async fn a_run_played_through_the_api_exports_a_record_that_replays_identical() {
+    let s = server();
+    let (id, token) = s.create(Some("away"), 5).await;
+    for k in 0..6 {
+        s.to_decision(&id, &token).await;
+        let c = s.get(&format!("/api/v1/runs/{id}/candidates")).await.body;
+        let list = c["candidates"].as_array().unwrap();
+        let pick = &list[k % list.len()];
+        let r = s
+            .post(
+                &format!("/api/v1/runs/{id}/intents"),
+                json!({"kind": pick["kind"], "target": pick["target"]}),
+                Some(&token),
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::OK);
+    }
+    let r =
+        s.post(&format!("/api/v1/runs/{id}/advance"), json!({"until": "end", "delegate": true}), Some(&token)).await;
+    assert_eq!(r.body["finished"], true);
+    let body = s.get(&format!("/api/v1/runs/{id}/record")).await.body;
+    let record = RunRecord::parse(body.to_string().as_bytes()).unwrap();
+    assert_eq!(record.intents.len(), 6);
+    let catalog = Catalog::load(&ContentTree::embedded());
+    let rules = pinned_rules(&catalog, &record).unwrap();
+    assert!(matches!(replay(rules, &record).unwrap(), Replay::Identical { .. }));
+}
+
+/// Writes of concurrent runs share transactions (group commit): every one of them commits, and
+/// a write that fails is rolled back alone — its rows written before the failing one included —
+/// while the others still commit.
+#[test]
+fn concurrent_advances_all_commit_and_a_failed_write_is_rolled_back_alone() {
+    let s = server();
+    let runs = s.runs.clone();
+    let ids: Vec<(String, String)> = (0..8)
+        .map(|k| {
+            let req = serde_json::from_value(
+                json!({"home": "esporte_clube_mandacaru", "away": "uniao_pedra_branca", "seed": k}),
+            )
+            .unwrap();
+            let r = runs.create(req).unwrap();
+            (r.run_id, r.token)
+        })
+        .collect();
+    let advance = |runs: &Runs, id: &str, token: &str| {
+        let req = serde_json::from_value(json!({"until": "round"})).unwrap();
+        runs.advance(id, token, req).unwrap();
+    };
+    std::thread::scope(|scope| {
+        for (id, token) in &ids {
+            let runs = runs.clone();
+            scope.spawn(move || {
+                for _ in 0..25 {
+                    advance(&runs, id, token);
+                }
+            });
+        }
+        // Meanwhile, a write that fails half-way: a new round, then one already committed.
+        let (victim, _) = &ids[0];
+        let store = runs.store.clone();
+        scope.spawn(move || {
+            for _ in 0..25 {
+                let before = store.hashes(victim).unwrap();
+                let Some(last) = before.len().checked_sub(1) else { continue };
+                let row = |round: usize| microfut::store::RoundRow {
+                    round: round as u32,
+                    hash: "0".repeat(16),
+                    rolls: "[]".into(),
+                };
+                let stats = Default::default();
+                let bad = microfut::store::Advance {
+                    rounds: vec![row(1000 + last), row(last)],
+                    events: &[],
+                    first_event: 0,
+                    intents: &[],
+                    first_intent: 0,
+                    decisions: Vec::new(),
+                    first_decision: 0,
+                    retention: 10,
+                    pending: false,
+                    finished: false,
+                    score: [0, 0],
+                    stats: &stats,
+                };
+                assert!(store.commit(victim, &bad).is_err(), "a duplicate round is refused");
+                assert!(store.rounds(victim, 1000, 10).unwrap().is_empty(), "the failed write left a row behind");
+            }
+        });
+    });
+    for (id, _) in &ids {
+        let stored = runs.store.run(id).unwrap().unwrap();
+        assert_eq!(stored.rounds, 25, "{id}");
+        assert_eq!(runs.store.hashes(id).unwrap().len(), 25);
+    }
+}
