@@ -273,7 +273,7 @@ fn set_pieces_are_played_as_their_own_actions() {
         let mut m =
             Match::new(rules.clone(), &club, &other, seed, Options { retention: Some(5000), ..Default::default() })
                 .unwrap();
-        m.run();
+        m.run().expect("the match plays to the end");
         for e in m.events() {
             match &e.kind {
                 EventKind::Shot { set_piece: Some(sp), aim, keeper, .. } if sp == "penalty" => {
@@ -368,7 +368,7 @@ fn tired_players_come_off_within_the_content_limits() {
     for seed in 1..=4 {
         let mut m = Match::new(rules.clone(), &club, &club, seed, Options::default()).unwrap();
         assert!(!m.teams()[0].bench.is_empty());
-        m.run();
+        m.run().expect("the match plays to the end");
         for t in 0..2 {
             let made = m.stats()[t].substitutions;
             assert!(made <= rule.max);

@@ -1209,16 +1209,24 @@ impl Rules {
 
         // The engine plays four lines; a role in another one would have no place in its play.
         if let Some(role) = roles.roles.iter().find(|x| super::state::Line::from_id(&x.line).is_none()) {
-            let (roles_file, at) = match r.revision.documents.iter().find(|(_, d)| declared_schema(d) == Some("roles.schema.json")) {
-                Some((name, _)) => (r.revision.file(name), format!("/roles/{}/line", roles.roles.iter().position(|x| x.id == role.id).unwrap_or(0))),
-                None => (r.revision.file("manifest.json"), String::new()),
-            };
-            return Err(ContentError::at(roles_file, at, format!(
-                "role '{}' is in line '{}', which the match engine does not know (it plays {})",
-                role.id,
-                role.line,
-                ["goalkeeper", "defence", "midfield", "attack"].join(", ")
-            )));
+            let (roles_file, at) =
+                match r.revision.documents.iter().find(|(_, d)| declared_schema(d) == Some("roles.schema.json")) {
+                    Some((name, _)) => (
+                        r.revision.file(name),
+                        format!("/roles/{}/line", roles.roles.iter().position(|x| x.id == role.id).unwrap_or(0)),
+                    ),
+                    None => (r.revision.file("manifest.json"), String::new()),
+                };
+            return Err(ContentError::at(
+                roles_file,
+                at,
+                format!(
+                    "role '{}' is in line '{}', which the match engine does not know (it plays {})",
+                    role.id,
+                    role.line,
+                    ["goalkeeper", "defence", "midfield", "attack"].join(", ")
+                ),
+            ));
         }
         for (id, v) in [("pitch_length", pitch.length), ("pitch_width", pitch.width)] {
             if v.is_nan() || v <= 0.0 {
@@ -1286,7 +1294,11 @@ impl Rules {
                 .enumerate()
                 .map(|(k, l)| {
                     super::state::Line::from_id(l).filter(|_| roles.lines.iter().any(|x| &x.id == l)).ok_or_else(|| {
-                        ContentError::at(&npc_file, format!("/{}/{k}", at.replace('.', "/")), format!("{at} names unknown line '{l}'"))
+                        ContentError::at(
+                            &npc_file,
+                            format!("/{}/{k}", at.replace('.', "/")),
+                            format!("{at} names unknown line '{l}'"),
+                        )
                     })
                 })
                 .collect()
