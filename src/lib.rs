@@ -5,6 +5,7 @@
 
 pub mod api;
 pub mod bot_process;
+pub mod calibrate;
 pub mod catalog;
 pub mod cli;
 pub mod club;
@@ -17,6 +18,7 @@ pub mod lab;
 pub mod pipeline;
 pub mod ruleset;
 pub mod run;
+pub mod season;
 pub mod sheet;
 pub mod space;
 pub mod space_web;

@@ -135,7 +135,7 @@ fn human_intents_are_taken_recorded_and_replayed() {
     // A recorded intent the match does not offer is reported as such, at its round.
     let mut edited = record.clone();
     let round = edited.intents[0].round;
-    edited.intents[0].intent = Intent { kind: Kind::Pass, target: Some(99) };
+    edited.intents[0].intent = Intent { kind: Kind::Pass, target: Some(99), zone: None };
     match replay(engine_rules(), &edited).unwrap() {
         Replay::IntentRefused { round: r, intent, reason } => {
             assert_eq!((r, intent.as_str()), (round, "pass #99"));
@@ -157,7 +157,7 @@ fn an_intent_that_is_not_a_candidate_is_refused_and_changes_nothing() {
     .unwrap();
     while m.step() != Step::Decision {}
     let before = (m.state().hash(0), m.round_hashes().len(), m.candidates().unwrap().len());
-    let bogus = Intent { kind: Kind::Pass, target: Some(99) };
+    let bogus = Intent { kind: Kind::Pass, target: Some(99), zone: None };
     let err = m.decide(&bogus).unwrap_err().to_string();
     assert!(err.contains("pass #99 is not among the candidates"), "{err}");
     assert_eq!((m.state().hash(0), m.round_hashes().len(), m.candidates().unwrap().len()), before);
@@ -404,19 +404,19 @@ fn angles_given_by_their_bins_play_the_exact_match() {
     }
 }
 
-/// The engine revision's rules with its `mod_orientation` modifier edited (a draft 9.9.9 in a
+/// The engine revision's rules with its `mod_orientation` modifier edited (a draft 0.5.9 in a
 /// private copy of the content).
 fn rules_with_orientation_modifier(
     edit: impl FnOnce(&mut serde_json::Value),
 ) -> std::sync::Arc<microfut::engine::Rules> {
     let (_tmp, content) = content_copy();
-    let draft = draft_copy(&content, ENGINE_REVISION, "9.9.9");
+    let draft = draft_copy(&content, ENGINE_REVISION, "0.5.9");
     edit_json(&draft.join("modifiers.json"), |m| {
         let list = m["modifiers"].as_array_mut().unwrap();
         edit(list.iter_mut().find(|x| x["id"] == "mod_orientation").unwrap());
     });
     let catalog = Catalog::load(&ContentTree::from_dir(&content).unwrap());
-    microfut::run::rules_for(&catalog, Some("9.9.9")).expect("the draft compiles")
+    microfut::run::rules_for(&catalog, Some("0.5.9")).expect("the draft compiles")
 }
 
 /// Which variables every pipeline reads only through range tables, and those tables' ends.

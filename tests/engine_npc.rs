@@ -153,13 +153,15 @@ fn reading_candidates_never_draws_dice() {
     let carrier = m.player_in_slot(0, 6).unwrap();
     m.place(carrier, V2::new(60.0, 30.0), V2::new(1.0, 0.0));
     m.give_ball(carrier);
-    let before = m.state().hash(0);
+    let draws = m.dice_draws();
+    let before = m.state().hash(draws);
     let a = m.scored_candidates();
     let b = m.scored_candidates();
     assert_eq!(a.len(), b.len());
     for (x, y) in a.iter().zip(&b) {
         assert_eq!(x.score, y.score);
     }
-    // Positions, stamina and the ball are untouched (context slots are scratch).
-    assert_eq!(m.state().hash(0), before);
+    // No die was drawn; positions, stamina and the ball are untouched (context slots are scratch).
+    assert_eq!(m.dice_draws(), draws, "reading candidates drew dice");
+    assert_eq!(m.state().hash(m.dice_draws()), before);
 }

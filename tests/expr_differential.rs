@@ -86,11 +86,19 @@ fn context(rs: &Ruleset) -> HashMapContext {
     ctx
 }
 
-/// Every expression of the baseline content, plus texts exercising each operator and builtin.
+/// Every Microfut revision of the embedded catalog, compiled.
+fn revisions() -> Vec<Ruleset> {
+    let catalog = microfut::catalog::Catalog::load(&microfut::catalog::ContentTree::embedded());
+    let versions: Vec<String> = catalog.rulesets["microfut"].revisions.keys().map(|v| v.to_string()).collect();
+    assert!(versions.len() >= 6, "{versions:?}");
+    versions.iter().map(|v| common::ruleset(v)).collect()
+}
+
+/// Every expression of a revision's documents, plus texts exercising each operator and builtin.
 fn expressions(rs: &Ruleset) -> Vec<String> {
     let mut texts = Vec::new();
-    for name in ["modifiers.json", "pipelines.json", "derived.json"] {
-        collect_exprs(rs.revision.document(name).unwrap(), &mut texts);
+    for doc in rs.revision.documents.values() {
+        collect_exprs(doc, &mut texts);
     }
     texts.extend(
         [
@@ -120,7 +128,7 @@ fn collect_exprs(v: &serde_json::Value, out: &mut Vec<String>) {
         serde_json::Value::Object(m) => {
             for (k, x) in m {
                 match (k.as_str(), x) {
-                    ("expr" | "input", serde_json::Value::String(s)) => out.push(s.clone()),
+                    ("expr" | "input" | "difficulty", serde_json::Value::String(s)) => out.push(s.clone()),
                     _ => collect_exprs(x, out),
                 }
             }
@@ -142,7 +150,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
     #[test]
     fn compiled_equals_evalexpr(values in proptest::collection::vec(-40.0f64..140.0, 64)) {
-        let rs = common::baseline();
+        for rs in revisions() {
         let params: BTreeMap<String, f64> = rs.params.iter().map(|p| (p.id.clone(), p.value)).collect();
         let base_ctx = context(&rs);
         for text in expressions(&rs) {
@@ -170,10 +178,42 @@ proptest! {
             }
         }
     }
+    }
 }
 
+/// Every stage, requirement and difficulty the compiler built, in every revision, is one of the
+/// texts the differential test evaluates: found through the stage's own content address, so a
+/// new kind of document (or a key the collector misses) fails here.
 #[test]
 fn covers_every_content_expression() {
-    let rs = common::baseline();
-    assert!(expressions(&rs).len() > 40, "{}", expressions(&rs).len());
+    for rs in revisions() {
+        let tested = expressions(&rs);
+        let text_at = |source: &str| -> String {
+            let (file, pointer) = source.split_once('#').unwrap_or_else(|| panic!("source {source}"));
+            let name = file.rsplit('/').next().unwrap();
+            let node =
+                rs.revision.document(name).and_then(|d| d.pointer(pointer)).unwrap_or_else(|| panic!("{source}"));
+            let text = node.get("expr").or(node.get("input")).unwrap_or(node);
+            text.as_str().unwrap_or_else(|| panic!("{source}: {node}")).to_string()
+        };
+        let mut checked = 0;
+        for p in &rs.pipelines {
+            let stages = p.lets.iter().chain(std::iter::once(&p.base)).chain(&p.modifiers);
+            let sources = stages.map(|s| s.source.clone()).chain(p.requires.iter().map(|r| r.source.clone()));
+            for source in sources {
+                let text = text_at(&source);
+                assert!(
+                    tested.contains(&text),
+                    "{} {source}: '{text}' is not evaluated by the differential test",
+                    rs.label()
+                );
+                checked += 1;
+            }
+        }
+        let difficulty = rs.revision.document("pipelines.json").and_then(|d| d.pointer("/resolution/difficulty"));
+        if let Some(d) = difficulty.and_then(|d| d.as_str()) {
+            assert!(tested.contains(&d.to_string()), "{}: the difficulty '{d}' is not evaluated", rs.label());
+        }
+        assert!(checked > 40, "{}: only {checked} stages", rs.label());
+    }
 }

@@ -528,7 +528,8 @@ impl Runs {
     pub fn intent(&self, id: &str, token: &str, req: IntentRequest) -> ApiResult<IntentResult> {
         self.with_run(id, |run| {
             Self::authorise(run, token)?;
-            let intent = Intent { kind: req.kind, target: req.target };
+            // The API does not take a set piece's zone yet (0.6 drafts): the engine picks its default.
+            let intent = Intent { kind: req.kind, target: req.target, zone: None };
             let Some(candidates) = run.m.candidates() else {
                 return Err(ApiError::conflict(
                     "no_decision_pending",

@@ -90,14 +90,25 @@ pub struct CalibrateArgs {
     /// The revision to measure (default: the newest published).
     #[arg(long)]
     pub revision: Option<String>,
-    /// The club to play against itself (default: the revision's reference club).
-    #[arg(long)]
-    pub club: Option<String>,
-    /// Matches per variant for the match-level facts.
-    #[arg(long, default_value_t = 200, value_parser = parse_count)]
-    pub matches: u64,
+    /// Matches per fixture and order, and per variant of the match-level facts (default: the
+    /// calibration document's, else 200).
+    #[arg(long, value_parser = parse_count)]
+    pub matches: Option<u64>,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Run only these fixtures of the calibration document (repeat, or separate with commas).
+    #[arg(long = "fixture", value_name = "ID", value_delimiter = ',', num_args = 1..)]
+    pub fixtures: Vec<String>,
+    /// Play this club where the calibration names its reference club: a sample club id or a
+    /// club file, checked under the revision as `club validate` checks it.
+    #[arg(long)]
+    pub club: Option<String>,
+    /// Leave out the Appendix D facts (constructed situations, variants, squads, same seed).
+    #[arg(long)]
+    pub no_facts: bool,
+    /// Worker threads (default: all cores, or RAYON_NUM_THREADS). Results do not depend on it.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
     /// Print JSON instead of the table.
     #[arg(long)]
     pub json: bool,
@@ -183,7 +194,7 @@ pub fn run(content: Option<&Path>, args: LabArgs) -> CliResult {
             // By default two equal clubs: the revision's reference club against itself.
             let home = match &args.home {
                 Some(h) => h.clone(),
-                None => crate::engine::calibrate::Targets::of(&rules).map_err(CliError::input)?.reference_club,
+                None => crate::calibrate::Targets::of(&rules).map_err(CliError::input)?.reference_club,
             };
             let away = args.away.clone().unwrap_or_else(|| home.clone());
             let (home, away) =
@@ -405,22 +416,48 @@ pub(super) fn write_atomically(path: &Path, text: &str) -> CliResult {
 }
 
 fn calibrate(content: Option<&Path>, args: CalibrateArgs) -> CliResult {
-    use crate::engine::calibrate::{Settings, Targets, calibrate};
+    use crate::calibrate::{Settings, Targets, calibrate};
     let catalog = load_catalog(content)?;
     let rules = crate::run::rules_for(&catalog, args.revision.as_deref()).map_err(CliError::input)?;
     let targets = Targets::of(&rules).map_err(CliError::input)?;
-    let club =
-        super::matchday::load_club(&catalog, args.club.as_deref().unwrap_or(&targets.reference_club), &rules.rs)?;
-    let checks = calibrate(rules.clone(), &club, &targets, Settings { matches: args.matches, seed: args.seed })
-        .map_err(CliError::input)?;
+    for f in &args.fixtures {
+        if !targets.fixtures.iter().any(|x| &x.id == f) {
+            let known: Vec<&str> = targets.fixtures.iter().map(|x| x.id.as_str()).collect();
+            return Err(CliError::input(format!(
+                "--fixture {f}: {} has no such fixture (fixtures: {})",
+                rules.rs.label(),
+                if known.is_empty() { "none".into() } else { known.join(", ") }
+            )));
+        }
+    }
+    let settings = Settings {
+        matches: args.matches.or(targets.matches).unwrap_or(200),
+        seed: args.seed,
+        fixtures: args.fixtures.clone(),
+        facts: !args.no_facts,
+        reference: match &args.club {
+            Some(c) => Some(super::matchday::load_club(&catalog, c, &rules.rs)?),
+            None => None,
+        },
+    };
+    let started = Instant::now();
+    let checks = match args.threads {
+        Some(t) => rayon::ThreadPoolBuilder::new()
+            .num_threads(usize::from(t))
+            .build()
+            .map_err(|e| CliError::input(format!("cannot start {t} threads: {e}")))?
+            .install(|| calibrate(&catalog, rules.clone(), &targets, &settings)),
+        None => calibrate(&catalog, rules.clone(), &targets, &settings),
+    }
+    .map_err(CliError::input)?;
     let failed = checks.iter().filter(|c| !c.pass).count();
     if args.json {
         let v = serde_json::json!({
             "revision": rules.rs.version.to_string(),
             "fingerprint": rules.rs.fingerprint,
-            "club": club.id,
-            "matches": args.matches,
-            "seed": args.seed,
+            "reference_club": targets.reference_club,
+            "matches": settings.matches,
+            "seed": settings.seed,
             "checks": checks,
             "passed": checks.len() - failed,
             "failed": failed,
@@ -428,18 +465,31 @@ fn calibrate(content: Option<&Path>, args: CalibrateArgs) -> CliResult {
         outln!("{}", serde_json::to_string_pretty(&v).expect("serializes"));
     } else {
         outln!(
-            "Calibration of {} ({}) · {} against itself · {} matches per variant · seed {}\n",
+            "Calibration of {} ({}) · {} matches per fixture and order · seed {}\n",
             rules.rs.label(),
             super::render::short(&rules.rs.fingerprint),
-            club.id,
-            args.matches,
-            args.seed
+            settings.matches,
+            settings.seed
         );
         let w = checks.iter().map(|c| c.fact.chars().count()).max().unwrap_or(0);
+        let mut group = None;
         for c in &checks {
+            let heading = (c.group.as_str(), c.order.as_deref());
+            if group != Some(heading) {
+                group = Some(heading);
+                match c.order.as_deref() {
+                    Some(order) => outln!("{} — {order}", c.group),
+                    None => outln!("{}", c.group),
+                }
+            }
             outln!("  {}  {:<w$}  {}  (target: {})", if c.pass { "pass" } else { "FAIL" }, c.fact, c.figure, c.target);
         }
-        outln!("\n{} of {} facts hold.", checks.len() - failed, checks.len());
+        outln!(
+            "\n{} of {} checks pass ({:.0} s). Figures: estimate [95 % interval]; a figure passes when its estimate lies in the target.",
+            checks.len() - failed,
+            checks.len(),
+            started.elapsed().as_secs_f64()
+        );
     }
-    if failed == 0 { Ok(()) } else { Err(CliError::Found(format!("{failed} calibration fact(s) fail"))) }
+    if failed == 0 { Ok(()) } else { Err(CliError::Found(format!("{failed} calibration check(s) fail"))) }
 }

@@ -24,6 +24,7 @@ mod play;
 mod publish;
 mod render;
 mod resolve;
+mod season;
 mod serve;
 pub mod sheet;
 mod space;
@@ -61,6 +62,8 @@ pub enum Command {
     Match(matchday::MatchArgs),
     /// Re-simulate a recorded run under its pinned revision: "identical" or the first round that differs.
     Replay(matchday::ReplayArgs),
+    /// Play a double round-robin among clubs: the league table, results by round, top scorers.
+    Season(season::SeasonArgs),
     /// Simulate rule scenarios many times: win shares, lengths, confidence intervals, A/B, shards.
     Lab(lab::LabArgs),
     /// Trilha do Mandacaru tools: the printable board.
@@ -142,6 +145,7 @@ pub fn run(cli: Cli) -> CliResult {
         Command::Publish(a) => publish::run(content, a),
         Command::Match(a) => matchday::run_match(content, a),
         Command::Replay(a) => matchday::run_replay(content, a),
+        Command::Season(a) => season::run(content, a),
         Command::Lab(a) => lab::run(content, a),
         Command::Trilha(a) => trilha::run(content, a),
         Command::Space(a) => space::run(content, a),

@@ -231,12 +231,21 @@ fn describe(m: &Match, e: &Event, pt: bool) -> Option<String> {
         EventKind::Cross { by: b, margin, .. } => {
             format!("{} {} ({margin:+})", by(m, b), if pt { "cruza" } else { "crosses" })
         }
-        EventKind::Foul { by: b, on, penalty } => format!(
+        EventKind::Foul { by: b, on, penalty, indirect } => format!(
             "{} {} {}{}",
             if pt { "falta de" } else { "foul by" },
             by(m, b),
             if pt { "em" } else { "on" },
-            format_args!(" {}{}", by(m, on), if *penalty { " — penalty!" } else { "" })
+            format_args!(
+                " {}{}",
+                by(m, on),
+                match (*penalty, *indirect, pt) {
+                    (true, _, _) => " — penalty!",
+                    (false, true, true) => " (tiro livre indireto)",
+                    (false, true, false) => " (indirect free kick)",
+                    _ => "",
+                }
+            )
         ),
         EventKind::Restart { restart, team: t, .. } => format!("{restart} ({})", team(*t)),
         EventKind::HalfTime => (if pt { "intervalo" } else { "half time" }).into(),

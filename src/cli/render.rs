@@ -175,8 +175,29 @@ pub fn human(s: &Shown, lang: Lang) -> String {
         out.push_str(&line([&r[0], &r[1], &r[2], &r[3], &r[4]]));
     }
     let r = &s.res;
-    match (r.difficulty, r.probability) {
-        (Some(d), Some(pr)) => {
+    match (r.difficulty, r.probability, r.probability_above) {
+        (Some(d), Some(pr), Some(above)) if r.fraction > 0.0 => {
+            // A fractional difficulty: rolled against each whole neighbour in proportion.
+            let dice = s.rs.dice();
+            let f = r.fraction;
+            out.push_str(&format!(
+                "  {} {}  {} {}  P({}d{} ≥ {}) = {:.2} × {} + {:.2} × {} = {:.2}%{}\n",
+                wd.value,
+                trim(r.value),
+                wd.difficulty,
+                trim(d as f64 + f),
+                dice.count,
+                dice.sides,
+                trim(d as f64 + f),
+                1.0 - f,
+                pr,
+                f,
+                above,
+                r.chance() * 100.0,
+                if r.possible { String::new() } else { format!("  ({})", wd.chance_zero) }
+            ));
+        }
+        (Some(d), Some(pr), _) => {
             let dice = s.rs.dice();
             out.push_str(&format!(
                 "  {} {}  {} {}  P({}d{} ≥ {}) = {} = {:.2}%{}\n",
@@ -226,7 +247,17 @@ pub fn json(s: &Shown) -> Value {
         v["given_derived_inputs"] =
             s.overridden.iter().map(|(n, v)| (n.clone(), num(*v))).collect::<serde_json::Map<_, _>>().into();
     }
-    if let (Some(d), Some(p)) = (r.difficulty, r.probability) {
+    if let (Some(d), Some(p), true) = (r.difficulty, r.probability, r.fraction > 0.0) {
+        v["difficulty"] = json!(d as f64 + r.fraction);
+        v["difficulties"] = json!([d, d + 1]);
+        v["fraction"] = json!(r.fraction);
+        v["probability"] = json!(r.chance());
+        v["probability_exact"] = json!(if r.possible {
+            format!("{:.6} × {p} + {:.6} × {}", 1.0 - r.fraction, r.fraction, r.probability_above.unwrap_or(p))
+        } else {
+            format!("0/{}", p.outcomes)
+        });
+    } else if let (Some(d), Some(p)) = (r.difficulty, r.probability) {
         v["difficulty"] = json!(d);
         v["probability"] = json!(if r.possible { p.as_f64() } else { 0.0 });
         v["probability_exact"] = json!(if r.possible { p.to_string() } else { format!("0/{}", p.outcomes) });

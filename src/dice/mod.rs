@@ -6,7 +6,7 @@
 
 mod odds;
 
-pub use odds::{DiceSpec, Odds, Probability};
+pub use odds::{DiceSpec, Difficulty, Odds, Probability};
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};

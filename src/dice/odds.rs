@@ -40,6 +40,32 @@ impl fmt::Display for Probability {
     }
 }
 
+/// A difficulty as a revision with fractional values plays it (0.6): the whole difficulty `d`,
+/// or `d + 1` a share `f` of the time (0 ≤ f < 1). A value of 12.4 against `21 - value` is a
+/// difficulty of 8.6: rolled against 8 four times in ten and against 9 six times. Whole values
+/// (every revision before 0.6) have `f = 0` and play exactly as before.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Difficulty {
+    pub d: i32,
+    pub f: f64,
+}
+
+impl Difficulty {
+    pub const fn whole(d: i32) -> Difficulty {
+        Difficulty { d, f: 0.0 }
+    }
+
+    /// The difficulty as one number (for ordering and display).
+    pub fn real(self) -> f64 {
+        self.d as f64 + self.f
+    }
+
+    /// The same difficulty moved by a whole number.
+    pub fn plus(self, k: i32) -> Difficulty {
+        Difficulty { d: self.d + k, f: self.f }
+    }
+}
+
 /// Ways to roll each total `t` (index `t`, from 0) with `count` dice of `sides` faces, exactly,
 /// in time linear in count × sides — one step per total, no enumeration of rolls and no
 /// die-by-die convolution.
@@ -114,6 +140,13 @@ impl Odds {
     #[inline]
     pub fn chance(&self, difficulty: i32) -> f64 {
         if difficulty <= 0 { 1.0 } else { self.chance.get(difficulty as usize).copied().unwrap_or(0.0) }
+    }
+
+    /// The chance of reaching a difficulty that may lie between two whole numbers: rolled
+    /// against `d` or, a `f` share of the time, against `d + 1` (see [`Difficulty`]).
+    #[inline]
+    pub fn chance_of(&self, d: Difficulty) -> f64 {
+        if d.f == 0.0 { self.chance(d.d) } else { (1.0 - d.f) * self.chance(d.d) + d.f * self.chance(d.d + 1) }
     }
 
     /// P(total = t), exact.

@@ -3,10 +3,11 @@
 //! goal, rebound, loose ball, restart.
 
 use super::Match;
-use super::content::{ControlOutcome, DuelOutcome, PassOutcome, SaveOutcome, ShotOutcome};
+use super::content::{ControlOutcome, DuelOutcome, FoulCall, PassOutcome, SaveOutcome, ShotOutcome};
 use super::events::EventKind;
 use super::geometry::V2;
 use super::npc::{Candidate, Kind};
+use super::set_pieces::Taker;
 use super::state::{Ball, Line, Restart, RestartKind};
 use crate::pipeline::Resolution;
 
@@ -15,16 +16,32 @@ impl Match {
         let t = self.state.players[c].team;
         self.state.possession = t;
         self.state.last_touch = t;
+        let pipes = self.rules.pipes;
         match cand.kind {
             Kind::Carry => self.after_carry(c, None),
             Kind::Dribble => self.after_carry(c, cand.other),
-            Kind::Pass => self.pass(c, cand.other.expect("a pass has a receiver")),
-            Kind::Cross => self.cross(c, cand.dest),
-            Kind::Shoot => self.shot(c, false),
+            Kind::Pass | Kind::Throw => {
+                self.pass(c, cand.other.expect("a pass has a receiver"), cand.pipe.unwrap_or(pipes.pass))
+            }
+            Kind::Cross => self.cross(c, cand.dest, cand.pipe.unwrap_or(pipes.cross), cand.zone_index),
+            Kind::Shoot if self.set_piece_now() == Some(RestartKind::Penalty) => {
+                self.penalty(c, cand.zone_index.unwrap_or(0) as usize)
+            }
+            Kind::Shoot => self.shot(c, false, cand.pipe.unwrap_or(pipes.finishing)),
         }
     }
 
-    fn hold(&mut self, p: usize) {
+    /// The restart being taken this round, when the revision has set pieces (0.6).
+    pub(super) fn set_piece_now(&self) -> Option<RestartKind> {
+        self.taking.filter(|_| self.rules.set_pieces.is_some())
+    }
+
+    /// The restart's name for events, when a set piece is being taken.
+    fn set_piece_name(&self) -> Option<String> {
+        self.set_piece_now().map(|k| k.name().to_string())
+    }
+
+    pub(super) fn hold(&mut self, p: usize) {
         let t = self.state.players[p].team;
         self.state.ball_state = Ball::Held(p);
         self.state.ball = self.state.players[p].pos;
@@ -39,7 +56,13 @@ impl Match {
         self.event(EventKind::LooseBall { x: round2(at.x), y: round2(at.y) });
     }
 
-    fn dead(&mut self, kind: RestartKind, team: usize, spot: V2, taker: Option<usize>) {
+    pub(super) fn dead(&mut self, kind: RestartKind, team: usize, spot: V2, taker: Option<usize>) {
+        match kind {
+            RestartKind::Corner => self.stats[team].corners += 1,
+            RestartKind::FreeKick | RestartKind::IndirectFreeKick => self.stats[team].free_kicks += 1,
+            RestartKind::Penalty => self.stats[team].penalties += 1,
+            _ => {}
+        }
         self.state.ball_state = Ball::Dead(Restart { kind, team, spot, taker });
         self.state.ball = spot;
     }
@@ -74,12 +97,13 @@ impl Match {
             // Taken on, a defender must tackle; otherwise he tackles only when it is worth it
             // and contains the carrier when it is not.
             if only.is_some() || self.would_tackle(c, o, cpos, moving) {
-                self.duel(c, o, moving);
+                self.duel(c, o, moving, only.is_some());
             }
         }
     }
 
-    fn duel(&mut self, c: usize, o: usize, moving: bool) {
+    /// A carrier's duel with a defender; `take_on` when the carrier chose to beat him.
+    fn duel(&mut self, c: usize, o: usize, moving: bool, take_on: bool) {
         let t = self.state.players[c].team;
         let pipes = self.rules.pipes;
         self.state.players[c].duel = true;
@@ -104,14 +128,28 @@ impl Match {
             dribbling: moving,
             outcome: name.into(),
         });
+        if take_on {
+            self.stats[t].take_ons += 1;
+            self.stats[t].take_ons_won += u32::from(outcome == DuelOutcome::CarrierKeeps);
+        }
         match outcome {
             DuelOutcome::CarrierKeeps => {
                 self.state.players[o].beaten_by = Some((c, self.state.round));
                 if moving {
                     self.stats[t].dribbles_won += 1;
                 }
-                if self.rules.foul_check.of(droll.margin as f64) {
-                    self.foul(o, c);
+                // 0.6: a defender in his own box holds back (a foul needs a worse margin there).
+                let careful = match self.rules.since_0_6.foul_box_offset {
+                    Some(k) if self.rules.pitch.in_own_box(self.frame(1 - t, self.state.players[c].pos)) => k,
+                    _ => 0.0,
+                };
+                // 0.6 may read how badly he was beaten rather than his own margin.
+                let read = if self.rules.since_0_6.foul_on_difference { diff } else { droll.margin };
+                match self.rules.foul_check.of(read as f64 + careful) {
+                    FoulCall::Clean => {}
+                    // 0.6: the referee gives only a share of the contacts the table calls.
+                    _ if self.rules.since_0_6.foul_share.is_some_and(|s| self.dice.unit() >= s) => {}
+                    call => self.foul(o, c, call == FoulCall::Indirect),
                 }
             }
             DuelOutcome::Loose => {
@@ -133,19 +171,22 @@ impl Match {
         }
     }
 
-    /// An accidental foul (document §35): a free kick, or a penalty inside the defender's box.
-    fn foul(&mut self, by: usize, on: usize) {
+    /// An accidental foul (document §35): a free kick, or a penalty inside the defender's box;
+    /// impeding (`indirect`, 0.6) gives an indirect free kick wherever it happens.
+    fn foul(&mut self, by: usize, on: usize, indirect: bool) {
         let ft = self.state.players[by].team;
         self.stats[ft].fouls += 1;
         let spot = self.state.players[on].pos;
-        let penalty = self.rules.pitch.in_own_box(self.frame(ft, spot));
+        let penalty = !indirect && self.rules.pitch.in_own_box(self.frame(ft, spot));
         let (bw, ow) = (self.who(by), self.who(on));
-        self.event(EventKind::Foul { by: bw, on: ow, penalty });
+        self.event(EventKind::Foul { by: bw, on: ow, penalty, indirect });
         let team = 1 - ft;
         if penalty {
             let spot_f = V2::new(self.rules.pitch.length - self.rules.params.penalty_spot, self.rules.pitch.goal_y);
             let spot = self.frame(team, spot_f);
             self.dead(RestartKind::Penalty, team, spot, None);
+        } else if indirect {
+            self.dead(RestartKind::IndirectFreeKick, team, spot, Some(on));
         } else {
             self.dead(RestartKind::FreeKick, team, spot, Some(on));
         }
@@ -204,7 +245,7 @@ impl Match {
         None
     }
 
-    fn pass(&mut self, c: usize, r: usize) {
+    fn pass(&mut self, c: usize, r: usize, pipe: usize) {
         let t = self.state.players[c].team;
         let s = self.rules.slots;
         let from = self.state.players[c].pos;
@@ -213,7 +254,8 @@ impl Match {
         self.set_orientation(c, to);
         self.set_pressure(c, from);
         self.set_stamina(c);
-        let (res, roll) = self.test(c, self.rules.pipes.pass);
+        let (res, roll) = self.test(c, pipe);
+        let set_piece = self.set_piece_name();
         self.stats[t].passes += 1;
         let (outcome, at) = if res.possible {
             self.arrival(roll.margin, to)
@@ -235,6 +277,7 @@ impl Match {
                 margin: roll.margin,
                 outcome: label.into(),
                 completed: false,
+                set_piece,
             });
             self.event(EventKind::Interception { by: ow, from: cw, margin: roll.margin });
             self.hold(o);
@@ -257,6 +300,7 @@ impl Match {
             margin: roll.margin,
             outcome: label.into(),
             completed,
+            set_piece,
         });
     }
 
@@ -292,7 +336,7 @@ impl Match {
 
     // ---- crossing and the aerial duel (document §25, §31) ----
 
-    fn cross(&mut self, c: usize, landing: V2) {
+    fn cross(&mut self, c: usize, landing: V2, pipe: usize, zone: Option<u8>) {
         let t = self.state.players[c].team;
         let s = self.rules.slots;
         let from = self.state.players[c].pos;
@@ -300,11 +344,13 @@ impl Match {
         self.set_orientation(c, landing);
         self.set_pressure(c, from);
         self.set_stamina(c);
-        let (_, roll) = self.test(c, self.rules.pipes.cross);
+        let (_, roll) = self.test(c, pipe);
         self.stats[t].crosses += 1;
         let (outcome, at) = self.arrival(roll.margin, landing);
         let cw = self.who(c);
-        self.event(EventKind::Cross { by: cw, margin: roll.margin, x: round2(at.x), y: round2(at.y) });
+        let zone = zone.and_then(|z| self.rules.set_pieces.as_ref()?.zone(z as usize)).map(|z| z.id.clone());
+        let set_piece = self.set_piece_name();
+        self.event(EventKind::Cross { by: cw, margin: roll.margin, x: round2(at.x), y: round2(at.y), set_piece, zone });
         if outcome == PassOutcome::Misplaced || !self.rules.pitch.in_bounds(at) {
             self.loose_at(at, t);
             return;
@@ -315,11 +361,12 @@ impl Match {
         };
         let wt = self.state.players[w].team;
         if wt == t {
+            self.stats[t].crosses_completed += 1;
             let goal = self.frame(t, self.rules.pitch.goal());
             self.state.players[w].pos = at;
             if at.dist(goal) <= self.rules.params.header_max_distance {
                 self.hold(w);
-                self.shot(w, true);
+                self.shot(w, true, self.rules.pipes.header);
             } else {
                 self.hold(w);
             }
@@ -327,7 +374,13 @@ impl Match {
             self.state.players[w].pos = at;
             self.hold(w);
         } else {
-            // A headed clearance away from his own goal.
+            // A headed clearance away from his own goal (0.6: sometimes behind, for a corner).
+            if let Some(share) = self.rules.since_0_6.clearance_behind_share
+                && self.dice.unit() < share
+            {
+                self.corner_for(t, at);
+                return;
+            }
             let pr = self.rules.params;
             let spread = pr.clearance_spread;
             let away =
@@ -399,12 +452,9 @@ impl Match {
 
     // ---- shooting, blocks and the goalkeeper (document §26–§27, baseline §9) ----
 
-    /// Sets the shooter's context and evaluates the finishing (or header) test; also returns the
-    /// aimed point inside the goal mouth (the far side, inset from the post).
-    pub(super) fn prepare_shot(&mut self, c: usize) -> (Resolution, V2) {
-        self.prepare_strike(c, self.rules.pipes.finishing)
-    }
-
+    /// Sets the striker's context and evaluates his test (`pipe`: finishing, a header, a free
+    /// kick); also returns the aimed point inside the goal mouth (the far side, inset from the
+    /// post).
     pub(super) fn prepare_strike(&mut self, c: usize, pipe: usize) -> (Resolution, V2) {
         let t = self.state.players[c].team;
         let s = self.rules.slots;
@@ -442,10 +492,14 @@ impl Match {
         self.set_stamina(k);
     }
 
-    pub(super) fn shot(&mut self, c: usize, header: bool) {
+    pub(super) fn shot(&mut self, c: usize, header: bool, pipe: usize) {
         let t = self.state.players[c].team;
-        let pipe = if header { self.rules.pipes.header } else { self.rules.pipes.finishing };
         let (res, target) = self.prepare_strike(c, pipe);
+        let set_piece = self.set_piece_name();
+        let wall = match self.set_piece_now() {
+            Some(RestartKind::FreeKick) => Some(self.wall_size(c)),
+            _ => None,
+        };
         let roll = res.roll(&mut self.dice, &self.rules.rs.pipelines[pipe]);
         self.journal(c, pipe, &res, roll);
         let margin = roll.margin;
@@ -466,6 +520,9 @@ impl Match {
             target_y,
             outcome: outcome.into(),
             keeper,
+            set_piece: set_piece.clone(),
+            aim: None,
+            wall,
         };
         let compare = self.rules.params.block_rule != 0.0;
         if !penalty && let Some(b) = self.intercept(c, from, target, margin, true, compare) {
@@ -498,9 +555,11 @@ impl Match {
             value: kres.value,
             margin: kroll.margin,
             position_error: round2(self.get(k, self.rules.slots.gk_position_error)),
+            guess: None,
         };
         let saved = if self.rules.params.save_rule == 0.0 { kroll.success } else { kroll.margin > margin };
         if !saved {
+            self.stats[t].penalty_goals += u32::from(penalty);
             self.event(shot_event("goal", Some(keeper)));
             self.goal(c);
             return;
@@ -515,6 +574,14 @@ impl Match {
             }
             SaveOutcome::Parry | SaveOutcome::Beaten => {
                 self.event(EventKind::Save { by: kw, margin: kroll.margin, outcome: "parry".into() });
+                // 0.6: some parries go behind, for a corner.
+                if let Some(share) = self.rules.since_0_6.parry_behind_share
+                    && self.dice.unit() < share
+                {
+                    let at = self.state.players[k].pos;
+                    self.corner_for(t, at);
+                    return;
+                }
                 let pr = self.rules.params;
                 let goal = self.frame(1 - t, self.rules.pitch.own_goal());
                 let spread = pr.parry_spread;
@@ -525,7 +592,17 @@ impl Match {
         }
     }
 
-    fn goal(&mut self, scorer: usize) {
+    /// A corner for team `t`, at the flag on the side of `near` (world coordinates).
+    fn corner_for(&mut self, t: usize, near: V2) {
+        let pitch = self.rules.pitch;
+        let f = self.frame(t, near);
+        let flag = V2::new(pitch.length, if f.y < pitch.goal_y { 0.0 } else { pitch.width });
+        let spot = self.frame(t, flag);
+        self.state.last_touch = 1 - t;
+        self.dead(RestartKind::Corner, t, spot, None);
+    }
+
+    pub(super) fn goal(&mut self, scorer: usize) {
         let t = self.state.players[scorer].team;
         self.state.score[t] += 1;
         self.stats[t].goals += 1;
@@ -650,8 +727,10 @@ impl Match {
             RestartKind::ThrowIn => clock.throw_in,
             RestartKind::GoalKick => clock.goal_kick,
             RestartKind::Corner => clock.corner,
-            RestartKind::FreeKick | RestartKind::Penalty => clock.free_kick,
+            RestartKind::FreeKick | RestartKind::IndirectFreeKick | RestartKind::Penalty => clock.free_kick,
         };
+        let rules = self.rules.clone();
+        let sp = rules.set_pieces.as_ref();
         if r.kind == RestartKind::KickOff && r.taker.is_none() {
             super::setup::line_up_for_kickoff(&self.rules, &self.teams, &mut self.state, t);
         }
@@ -660,27 +739,33 @@ impl Match {
                 Ball::Dead(Restart { taker: Some(k), .. }) => k,
                 _ => unreachable!("line-up names the kick-off taker"),
             },
+            // 0.6: the set pieces name who takes each restart.
+            (kind, given) if sp.is_some() => match self.set_piece_taker(kind, t, r.spot) {
+                Some(rule) => self.pick_taker(t, rule, r.spot),
+                None => given.unwrap_or_else(|| self.pick_taker(t, Taker::Nearest, r.spot)),
+            },
             (_, Some(k)) => k,
-            (RestartKind::Penalty, None) => (0..self.state.players.len())
-                .filter(|&p| self.state.players[p].team == t && self.state.players[p].line != Line::Goalkeeper)
-                .max_by(|&a, &b| self.skill(a, "finishing").total_cmp(&self.skill(b, "finishing")).then(b.cmp(&a)))
-                .expect("outfield players"),
-            (_, None) => (0..self.state.players.len())
-                .filter(|&p| self.state.players[p].team == t && self.state.players[p].line != Line::Goalkeeper)
-                .min_by(|&a, &b| {
-                    let da = self.state.players[a].pos.dist(r.spot);
-                    let db = self.state.players[b].pos.dist(r.spot);
-                    da.total_cmp(&db).then(a.cmp(&b))
-                })
-                .expect("outfield players"),
+            (RestartKind::Penalty, None) => {
+                let skill = rules.legacy_penalty_skill.expect("revisions without set pieces name the skill");
+                (0..self.state.players.len())
+                    .filter(|&p| self.state.players[p].team == t && self.state.players[p].line != Line::Goalkeeper)
+                    .max_by(|&a, &b| self.get(a, skill).total_cmp(&self.get(b, skill)).then(b.cmp(&a)))
+                    .expect("outfield players")
+            }
+            (_, None) => self.pick_taker(t, Taker::Nearest, r.spot),
         };
         self.state.clock += dead_time;
+        // 0.6: tired players come off at the stoppage.
+        self.substitutions(Some(taker));
         self.state.players[taker].pos = r.spot;
         self.hold(taker);
         if dead_time > 0.0 {
-            if r.kind == RestartKind::Corner {
+            if r.kind == RestartKind::Corner || self.delivery_spot(r.kind, t, r.spot) {
                 // Runners attack the box during the dead time, markers go with them.
-                let landing = self.cross_landing(t, r.spot);
+                let landing = match sp {
+                    Some(sp) => self.zones_centre(sp, t, r.spot),
+                    None => self.cross_landing(t, r.spot),
+                };
                 let cross = super::npc::Candidate::aimed(Kind::Cross, landing);
                 self.compute_targets(Some(&(taker, cross)));
             } else {
@@ -717,7 +802,11 @@ impl Match {
                 }
             }
         }
-        self.penalty_kick = r.kind == RestartKind::Penalty;
+        if r.kind == RestartKind::FreeKick && sp.is_some() && self.direct_shot_spot(t, r.spot) {
+            self.form_wall(t, taker, r.spot);
+        }
+        self.penalty_kick = r.kind == RestartKind::Penalty && sp.is_none();
+        self.taking = Some(r.kind);
         self.positioned_for = None;
         self.event(EventKind::Restart {
             restart: r.kind.name().into(),
@@ -725,10 +814,6 @@ impl Match {
             x: round2(r.spot.x),
             y: round2(r.spot.y),
         });
-    }
-
-    fn skill(&self, p: usize, name: &str) -> f64 {
-        self.rules.rs.var(name).map_or(0.0, |v| self.get(p, v))
     }
 }
 

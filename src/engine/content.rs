@@ -11,12 +11,13 @@ use crate::sheet::Roles;
 use serde::Deserialize;
 use std::sync::Arc;
 
-const BY: &str = "match engine";
+pub(super) const BY: &str = "match engine";
 
 #[derive(Debug, thiserror::Error)]
 pub enum ContentError {
-    #[error(transparent)]
-    Missing(#[from] Missing),
+    /// Every name the engine needs that the revision lacks, all at once.
+    #[error("{}", .0.iter().map(|m| m.to_string()).collect::<Vec<_>>().join("; "))]
+    Missing(Vec<Missing>),
     #[error(
         "revision {revision} has no {what} (a {schema} document), which the match engine needs; it can resolve single tests (`microfut resolve`) but not play matches — use a revision that carries the match documents, or compare variants of one with its scenarios"
     )]
@@ -100,6 +101,9 @@ pub struct Slots {
     pub interception_radius: usize,
     pub r_normal: usize,
     pub r_sprint: usize,
+    /// 1 for the away side's players, 0 for the home side's (0.6: the home crowd's pressure
+    /// reads it); absent in revisions that do not declare it.
+    pub away_side: Option<usize>,
 }
 
 /// What a pass's margin means (baseline §8), from the tags of `pass_quality`.
@@ -131,6 +135,15 @@ pub enum SaveOutcome {
     Beaten,
 }
 
+/// What a lost duel's margin says about the defender's contact (`foul_check` tags): a foul
+/// (a direct free kick, a penalty in his box), impeding (an indirect free kick, 0.6) or nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FoulCall {
+    Clean,
+    Direct,
+    Indirect,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DuelOutcome {
     CarrierKeeps,
@@ -147,7 +160,7 @@ pub struct Tagged<T: Copy> {
 
 impl<T: Copy> Tagged<T> {
     fn new(rs: &Ruleset, id: &str, map: &[(&str, T)]) -> Result<Self, ContentError> {
-        let table = rs.need_range_table(id, BY)?;
+        let table = rs.need_range_table(id, BY).map_err(|m| ContentError::Missing(vec![m]))?;
         let mut by_bin = Vec::new();
         for (i, b) in table.bins.iter().enumerate() {
             let tag = b.tag.as_deref().unwrap_or("");
@@ -287,6 +300,11 @@ pub struct Params {
     pub penalty_box_clearance: f64,
     /// Supporting runs stay this far (m) inside the touchlines.
     pub touchline_margin: f64,
+    /// The share of a ball's path at either end that belongs to the passer and the receiver:
+    /// nobody closer to an end than this intercepts it (0.6; engine 0.5.2 kept 0.02 in code).
+    pub intercept_line_end: f64,
+    /// At kick-off every player stands at least this far (m) inside his own half.
+    pub kickoff_line_gap: f64,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -313,6 +331,20 @@ struct FormationsDoc {
     default: String,
     formations: Vec<Formation>,
     bench: Bench,
+    #[serde(default)]
+    substitutions: Option<Substitutions>,
+}
+
+/// When the bench comes on (0.6): at a stoppage from `from_minute`, up to `per_stoppage` of a
+/// side's outfield players below `stamina_below` are replaced by the best bench player of their
+/// line, `max` in all.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Substitutions {
+    pub max: u32,
+    pub from_minute: f64,
+    pub stamina_below: f64,
+    pub per_stoppage: u32,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize)]
@@ -356,6 +388,14 @@ pub struct Defending {
     pub tackle_min_chance: f64,
     /// Tackle anyway when the carrier's spot is worth at least this much threat.
     pub tackle_threat: f64,
+    /// 0.6: where the defender who can reach a carrier would rather contain him, the carrier
+    /// reckons with his duel only this share of the time (0.5: always, as if he tackled).
+    #[serde(default)]
+    pub contain_risk: Option<f64>,
+    /// 0.6: how much a defender's threshold varies from one decision to the next (a share, the
+    /// threshold moving within ± half of it), so that daring is spread, not a cliff.
+    #[serde(default)]
+    pub tackle_spread: Option<f64>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -386,6 +426,89 @@ struct NpcDoc {
     carry: CarryDoc,
     defending: Defending,
     retention: usize,
+    #[serde(default)]
+    cross: Option<CrossDoc>,
+    #[serde(default)]
+    phases: Vec<Phase>,
+    #[serde(default)]
+    bias: KindBias,
+}
+
+/// A constant added to the score of every candidate of a kind (0.6; 0 when absent).
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KindBias {
+    #[serde(default)]
+    pub carry: f64,
+    #[serde(default)]
+    pub pass: f64,
+    #[serde(default)]
+    pub cross: f64,
+    #[serde(default)]
+    pub shoot: f64,
+    #[serde(default)]
+    pub dribble: f64,
+    #[serde(default)]
+    pub throw: f64,
+}
+
+impl KindBias {
+    pub fn of(&self, k: super::npc::Kind) -> f64 {
+        use super::npc::Kind;
+        match k {
+            Kind::Carry => self.carry,
+            Kind::Pass => self.pass,
+            Kind::Cross => self.cross,
+            Kind::Shoot => self.shoot,
+            Kind::Dribble => self.dribble,
+            Kind::Throw => self.throw,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CrossDoc {
+    probability: CrossProbability,
+    runners: Vec<String>,
+    markers: Vec<String>,
+    box_runs: bool,
+    #[serde(default)]
+    box_runs_from_x: Option<f64>,
+}
+
+/// What a cross's probability term weighs (0.6): the cross test's own chance, as for a shot,
+/// or (0.5) the chance the attacking side keeps the ball through the aerial duel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CrossProbability {
+    Test,
+    Keep,
+}
+
+/// How the NPC reads crosses (0.6; revisions without it play 0.5's rules: attackers and
+/// midfielders run onto a cross once it is chosen, the estimate leaves keepers out).
+#[derive(Debug, Clone)]
+pub struct CrossNpc {
+    pub probability: CrossProbability,
+    /// Lines whose players attack the landing zone.
+    pub runners: Vec<super::state::Line>,
+    /// Lines whose players track them goal-side.
+    pub markers: Vec<super::state::Line>,
+    /// Runners attack the box whenever their carrier stands in a crossing position, not only
+    /// once the cross is chosen (so a cross finds someone to reach it) …
+    pub box_runs: bool,
+    /// … from this depth on (x, m; the crossing position's own depth when absent).
+    pub box_runs_from_x: Option<f64>,
+}
+
+/// A named phase of play for the decision log: the carrier's ball position in his attacking
+/// frame up to `until_x` metres.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Phase {
+    pub id: String,
+    pub until_x: f64,
 }
 
 /// The NPC's content (document §33, baseline §16).
@@ -398,6 +521,10 @@ pub struct Npc {
     pub carry: CarryNpc,
     pub defending: Defending,
     pub retention: usize,
+    pub cross: Option<CrossNpc>,
+    /// Phases of open play by the ball's depth, in order (empty: "open_play").
+    pub phases: Vec<Phase>,
+    pub bias: KindBias,
 }
 
 /// A revision, compiled and resolved for the match engine.
@@ -411,7 +538,7 @@ pub struct Rules {
     pub shot_outcome: Tagged<ShotOutcome>,
     pub save_outcome: Tagged<SaveOutcome>,
     pub tackle_outcome: Tagged<DuelOutcome>,
-    pub foul_check: Tagged<bool>,
+    pub foul_check: Tagged<FoulCall>,
     pub gk_placement: Arc<RangeTable>,
     pub clock: Clock,
     pub params: Params,
@@ -419,6 +546,8 @@ pub struct Rules {
     pub formations: Vec<Formation>,
     pub default_formation: usize,
     pub bench: Bench,
+    /// 0.6; `None`: nobody comes off (and setup names no bench).
+    pub substitutions: Option<Substitutions>,
     pub roles: Roles,
     pub npc: Npc,
     /// The `pace` values for reposition, run and sprint (from the vocabulary's named values).
@@ -437,9 +566,35 @@ pub struct Rules {
     /// tables: their bins come from cosines (see [`AnglePlan`]).
     pub orientation_plan: Option<AnglePlan>,
     pub direction_change_plan: Option<AnglePlan>,
+    /// The set pieces (0.6), or `None`: 0.5's restarts.
+    pub set_pieces: Option<super::set_pieces::SetPieces>,
+    /// 0.5's penalty taker: the outfield player with the best value of this variable
+    /// (`finishing`), resolved once (revisions with set pieces name their own rule).
+    pub legacy_penalty_skill: Option<usize>,
+    /// Numbers only 0.6 revisions declare; absent, the engine plays as 0.5 did.
+    pub since_0_6: Since06,
     /// The club personality scale (club rules), which the NPC's weights and the team shape
     /// multiply: a club outside it is refused before kick-off.
     pub club_personality: Option<[i32; 2]>,
+}
+
+/// Parameters a 0.6 revision may declare; each absent one leaves 0.5's behaviour (and dice).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Since06 {
+    /// A defender in his own box commits a foul only with a margin this much worse.
+    pub foul_box_offset: Option<f64>,
+    /// Share of parried saves that go behind for a corner.
+    pub parry_behind_share: Option<f64>,
+    /// Share of headed clearances from crosses that go behind for a corner.
+    pub clearance_behind_share: Option<f64>,
+    /// How far goal-side of a carrier who has just beaten a defender the beaten man's nearest
+    /// team-mate steps across to cover (m).
+    pub cover_distance: Option<f64>,
+    /// The foul check reads how badly the defender lost the duel (his margin minus the
+    /// carrier's) instead of his own margin (0.5), when this is 1.
+    pub foul_on_difference: bool,
+    /// The share of the contacts the foul check calls that the referee gives (the rest play on).
+    pub foul_share: Option<f64>,
 }
 
 /// The most players positioning sends to press the carrier, or to support him.
@@ -512,6 +667,15 @@ impl Margins {
     pub fn control_keep(&self, difficulty: i32) -> f64 {
         self.control_keep[self.at(difficulty)]
     }
+
+    /// [`Margins::control_keep`] for a difficulty that may be fractional (0.6).
+    pub fn control_keep_of(&self, d: crate::dice::Difficulty) -> f64 {
+        if d.f == 0.0 {
+            self.control_keep(d.d)
+        } else {
+            (1.0 - d.f) * self.control_keep(d.d) + d.f * self.control_keep(d.d + 1)
+        }
+    }
 }
 
 /// What a pass of one difficulty can do, for the NPC's estimate: the margins that leave the
@@ -557,25 +721,77 @@ impl PassPlan {
     }
 }
 
+/// The plans of a pass whose difficulty lies between `d` and `d + 1` (0.6): both plans' margins
+/// over one list of (Q_INT, Q_REC) pairs, so interceptors and the receiver are weighed once.
+#[derive(Debug, Clone, Default)]
+pub struct MixedPlan {
+    pub q_ints: Vec<f64>,
+    pub q_recs: Vec<f64>,
+    /// (margin, its chance at `d`, pair) and the same at `d + 1`.
+    pub lo: Vec<(i32, f64, usize)>,
+    pub hi: Vec<(i32, f64, usize)>,
+}
+
+impl MixedPlan {
+    pub fn build(d: i32, odds: &crate::dice::Odds, margins: &Margins, params: &Params) -> MixedPlan {
+        let (a, b) = (PassPlan::build(d, odds, margins, params), PassPlan::build(d + 1, odds, margins, params));
+        let mut m = MixedPlan::default();
+        let entry = |qi: f64, qr: f64, m: &mut MixedPlan| match m
+            .q_ints
+            .iter()
+            .zip(&m.q_recs)
+            .position(|(&x, &y)| x == qi && y == qr)
+        {
+            Some(i) => i,
+            None => {
+                m.q_ints.push(qi);
+                m.q_recs.push(qr);
+                m.q_ints.len() - 1
+            }
+        };
+        for &(margin, p, e) in &a.reachable {
+            let k = entry(a.q_ints[e], a.q_recs[e], &mut m);
+            m.lo.push((margin, p, k));
+        }
+        for &(margin, p, e) in &b.reachable {
+            let k = entry(b.q_ints[e], b.q_recs[e], &mut m);
+            m.hi.push((margin, p, k));
+        }
+        m
+    }
+}
+
 /// [`PassPlan`]s for every difficulty a pass is likely to have, built once per revision.
 #[derive(Debug, Clone)]
 pub struct PassPlans {
     lo: i32,
     plans: Vec<PassPlan>,
+    /// Built only for revisions with fractional values.
+    mixed: Vec<MixedPlan>,
 }
 
 impl PassPlans {
-    fn new(odds: &crate::dice::Odds, margins: &Margins, params: &Params) -> PassPlans {
+    fn new(odds: &crate::dice::Odds, margins: &Margins, params: &Params, fractional: bool) -> PassPlans {
         let spec = odds.spec();
         // Difficulties well beyond the dice's totals behave like the ends; cover a wide band.
         let lo = spec.min_total() as i32 - 20;
         let hi = spec.max_total() as i32 + 20;
-        PassPlans { lo, plans: (lo..=hi).map(|d| PassPlan::build(d, odds, margins, params)).collect() }
+        let mixed = if fractional {
+            (lo..=hi).map(|d| MixedPlan::build(d, odds, margins, params)).collect()
+        } else {
+            Vec::new()
+        };
+        PassPlans { lo, plans: (lo..=hi).map(|d| PassPlan::build(d, odds, margins, params)).collect(), mixed }
     }
 
     /// The plan of a pass with this difficulty, when tabulated.
     pub fn get(&self, difficulty: i32) -> Option<&PassPlan> {
         usize::try_from(difficulty - self.lo).ok().and_then(|i| self.plans.get(i))
+    }
+
+    /// The mixed plan of a pass between `difficulty` and the next, when tabulated.
+    pub fn mixed(&self, difficulty: i32) -> Option<&MixedPlan> {
+        usize::try_from(difficulty - self.lo).ok().and_then(|i| self.mixed.get(i))
     }
 }
 
@@ -656,6 +872,26 @@ impl DuelOdds {
         self.keep[self.index(carrier, defender)]
     }
 
+    /// [`DuelOdds::keep`] for difficulties that may be fractional (0.6): each side is rolled
+    /// against its two whole neighbours in proportion, independently.
+    pub fn keep_of(&self, carrier: crate::dice::Difficulty, defender: crate::dice::Difficulty) -> f64 {
+        Self::mixed(carrier, defender, |a, b| self.keep(a, b))
+    }
+
+    /// [`DuelOdds::win`] for difficulties that may be fractional.
+    pub fn win_of(&self, first: crate::dice::Difficulty, second: crate::dice::Difficulty) -> f64 {
+        Self::mixed(first, second, |a, b| self.win(a, b))
+    }
+
+    fn mixed(a: crate::dice::Difficulty, b: crate::dice::Difficulty, at: impl Fn(i32, i32) -> f64) -> f64 {
+        if a.f == 0.0 && b.f == 0.0 {
+            return at(a.d, b.d);
+        }
+        let (fa, fb) = (a.f, b.f);
+        (1.0 - fa) * ((1.0 - fb) * at(a.d, b.d) + fb * at(a.d, b.d + 1))
+            + fa * ((1.0 - fb) * at(a.d + 1, b.d) + fb * at(a.d + 1, b.d + 1))
+    }
+
     /// Chance the first of two contested tests wins (ties contested again).
     pub fn win(&self, first: i32, second: i32) -> f64 {
         self.win[self.index(first, second)]
@@ -678,16 +914,40 @@ fn doc<T: for<'de> Deserialize<'de>>(
     Ok((rev.file(name), parsed))
 }
 
+/// Records a missing name and goes on with a stand-in, so that every missing name is found in
+/// one pass (the stand-ins are never used: `Rules::new` stops before it reads them).
+fn noted<T>(missing: &std::cell::RefCell<Vec<Missing>>, found: Result<T, Missing>, stand_in: T) -> T {
+    found.unwrap_or_else(|m| {
+        missing.borrow_mut().push(m);
+        stand_in
+    })
+}
+
+/// Range tables the engine reads by name.
+const RANGE_TABLES: &[&str] = &[
+    "tackle_outcome",
+    "pass_quality",
+    "pass_q_int",
+    "control_outcome",
+    "shot_outcome",
+    "save_outcome",
+    "foul_check",
+    "gk_placement",
+];
+
 impl Rules {
     pub fn new(rs: Arc<Ruleset>) -> Result<Rules, ContentError> {
         let r = &*rs;
-        let p = |id: &str| r.need_pipeline(id, BY);
-        let v = |id: &str| r.need_var(id, BY);
-        let n = |id: &str| r.need_param(id, BY);
+        let missing = std::cell::RefCell::new(Vec::new());
+        let p = |id: &str| -> Result<usize, ContentError> { Ok(noted(&missing, r.need_pipeline(id, BY), 0)) };
+        let v = |id: &str| -> Result<usize, ContentError> { Ok(noted(&missing, r.need_var(id, BY), 0)) };
+        let n = |id: &str| -> Result<f64, ContentError> { Ok(noted(&missing, r.need_param(id, BY), f64::NAN)) };
         // Parameters engine 0.5.1 kept in code: revisions older than their carrier play with those values.
-        let n_or_in_code = |id: &str| match r.param(id) {
-            Some(v) => Ok(v),
-            None => super::legacy::value(&r.id, &r.version, id).ok_or_else(|| r.need_param(id, BY).unwrap_err()),
+        let n_or_in_code = |id: &str| -> Result<f64, ContentError> {
+            match r.param(id).or_else(|| super::legacy::value(&r.id, &r.version, id)) {
+                Some(v) => Ok(v),
+                None => n(id),
+            }
         };
 
         let (formations_file, fdoc) = doc::<FormationsDoc>(r, "formations.schema.json", "formations")?;
@@ -722,30 +982,6 @@ impl Rules {
             adapt_security: optional(&ndoc.adaptation.security)?,
             adapt_verticality: optional(&ndoc.adaptation.verticality)?,
         };
-        for (name, idx) in [
-            ("control", pipes.control),
-            ("pass", pipes.pass),
-            ("cross", pipes.cross),
-            ("finishing", pipes.finishing),
-            ("header", pipes.header),
-            ("aerial_duel", pipes.aerial_duel),
-            ("dribble", pipes.dribble),
-            ("tackle", pipes.tackle),
-            ("protection", pipes.protection),
-            ("interception", pipes.interception),
-            ("save", pipes.save),
-            ("claim", pipes.claim),
-            ("positioning", pipes.positioning),
-        ] {
-            if r.pipelines[idx].kind != crate::ruleset::PipelineKind::Action {
-                let (file, pointer) = crate::ruleset::split_source(&r.pipelines[idx].source);
-                return Err(ContentError::at(
-                    file,
-                    pointer,
-                    format!("pipeline '{name}' must be an action pipeline (rolled against the dice)"),
-                ));
-            }
-        }
         let slots = Slots {
             distance: v("distance")?,
             angle: v("angle")?,
@@ -774,20 +1010,8 @@ impl Rules {
             interception_radius: v("interception_radius")?,
             r_normal: v("r_normal")?,
             r_sprint: v("r_sprint")?,
+            away_side: r.var("away_side"),
         };
-        let pace_var = &r.vars[slots.pace];
-        let pace = |name: &str| {
-            pace_var.values.get(name).copied().ok_or_else(|| {
-                let (file, pointer) = crate::ruleset::split_source(&pace_var.source);
-                ContentError::at(
-                    file,
-                    format!("{pointer}/values"),
-                    format!("variable 'pace' has no named value '{name}'"),
-                )
-            })
-        };
-        let paces = [pace("reposition")?, pace("run")?, pace("sprint")?];
-
         let clock = Clock {
             round_seconds: n("round_seconds")?,
             half_seconds: n("half_minutes")? * 60.0,
@@ -798,33 +1022,6 @@ impl Rules {
             free_kick: n("restart_free_kick")?,
             kickoff_after_goal: n("restart_kickoff_after_goal")?,
         };
-        // The clock must run and end: positive lengths, at least one half, and no more rounds
-        // than the engine keeps (`MAX_ROUNDS`, a capacity — domains keep content well below it).
-        for (id, v) in [("round_seconds", clock.round_seconds), ("half_minutes", clock.half_seconds)] {
-            if v.is_nan() || v <= 0.0 {
-                return Err(param_error(r, id, format!("the clock needs a positive '{id}', not {v}")));
-            }
-        }
-        let halves = n("halves")?;
-        if halves.is_nan() || halves < 1.0 || halves.fract() != 0.0 {
-            return Err(param_error(
-                r,
-                "halves",
-                format!("a match needs a whole number of halves, at least 1, not {halves}"),
-            ));
-        }
-        let rounds = (clock.half_seconds / clock.round_seconds).ceil() * halves;
-        if rounds > MAX_ROUNDS as f64 {
-            return Err(param_error(
-                r,
-                "half_minutes",
-                format!(
-                    "{halves} halves of {} min in rounds of {} s make {rounds} rounds; the match engine plays at most {MAX_ROUNDS}",
-                    clock.half_seconds / 60.0,
-                    clock.round_seconds
-                ),
-            ));
-        }
         let params = Params {
             pressure_extra_radius: n("pressure_extra_radius")?,
             shot_dx_floor: n("shot_dx_floor")?,
@@ -904,7 +1101,66 @@ impl Rules {
             parry_spread: n_or_in_code("parry_spread")?,
             penalty_box_clearance: n_or_in_code("penalty_box_clearance")?,
             touchline_margin: n_or_in_code("touchline_margin")?,
+            intercept_line_end: n_or_in_code("intercept_line_end")?,
+            kickoff_line_gap: n_or_in_code("kickoff_line_gap")?,
         };
+        let pitch = Pitch {
+            length: n("pitch_length")?,
+            width: n("pitch_width")?,
+            goal_y: n("goal_center_y")?,
+            post_low: n("post_low_y")?,
+            post_high: n("post_high_y")?,
+            box_depth: n("box_depth")?,
+            box_half_width: n("box_half_width")?,
+        };
+        for id in RANGE_TABLES {
+            noted(&missing, r.need_range_table(id, BY).map(|_| ()), ());
+        }
+        // Every name looked up: report all the missing ones together.
+        let missing = missing.into_inner();
+        if !missing.is_empty() {
+            return Err(ContentError::Missing(missing));
+        }
+        let pace_var = &r.vars[slots.pace];
+        let pace = |name: &str| {
+            pace_var.values.get(name).copied().ok_or_else(|| {
+                let (file, pointer) = crate::ruleset::split_source(&pace_var.source);
+                ContentError::at(
+                    file,
+                    format!("{pointer}/values"),
+                    format!("variable 'pace' has no named value '{name}'"),
+                )
+            })
+        };
+        let paces = [pace("reposition")?, pace("run")?, pace("sprint")?];
+
+        // The clock must run and end: positive lengths, at least one half, and no more rounds
+        // than the engine keeps (`MAX_ROUNDS`, a capacity — domains keep content well below it).
+        for (id, v) in [("round_seconds", clock.round_seconds), ("half_minutes", clock.half_seconds)] {
+            if v.is_nan() || v <= 0.0 {
+                return Err(param_error(r, id, format!("the clock needs a positive '{id}', not {v}")));
+            }
+        }
+        let halves = r.param("halves").unwrap_or(f64::NAN);
+        if halves.is_nan() || halves < 1.0 || halves.fract() != 0.0 {
+            return Err(param_error(
+                r,
+                "halves",
+                format!("a match needs a whole number of halves, at least 1, not {halves}"),
+            ));
+        }
+        let rounds = (clock.half_seconds / clock.round_seconds).ceil() * halves;
+        if rounds > MAX_ROUNDS as f64 {
+            return Err(param_error(
+                r,
+                "half_minutes",
+                format!(
+                    "{halves} halves of {} min in rounds of {} s make {rounds} rounds; the match engine plays at most {MAX_ROUNDS}",
+                    clock.half_seconds / 60.0,
+                    clock.round_seconds
+                ),
+            ));
+        }
         // Positioning keeps its pressers and supporters in fixed arrays.
         for (id, v) in [("press_count", params.press_count), ("support_count", params.support_count)] {
             if !(0.0..=MAX_HELPERS as f64).contains(&v) {
@@ -926,16 +1182,52 @@ impl Rules {
                 format!("'stamina_max' is {}; stamina runs from 0 up", params.stamina_max),
             ));
         }
-        let pitch = Pitch {
-            length: n("pitch_length")?,
-            width: n("pitch_width")?,
-            goal_y: n("goal_center_y")?,
-            post_low: n("post_low_y")?,
-            post_high: n("post_high_y")?,
-            box_depth: n("box_depth")?,
-            box_half_width: n("box_half_width")?,
-        };
+        for (name, idx) in [
+            ("control", pipes.control),
+            ("pass", pipes.pass),
+            ("cross", pipes.cross),
+            ("finishing", pipes.finishing),
+            ("header", pipes.header),
+            ("aerial_duel", pipes.aerial_duel),
+            ("dribble", pipes.dribble),
+            ("tackle", pipes.tackle),
+            ("protection", pipes.protection),
+            ("interception", pipes.interception),
+            ("save", pipes.save),
+            ("claim", pipes.claim),
+            ("positioning", pipes.positioning),
+        ] {
+            if r.pipelines[idx].kind != crate::ruleset::PipelineKind::Action {
+                let (file, pointer) = crate::ruleset::split_source(&r.pipelines[idx].source);
+                return Err(ContentError::at(
+                    file,
+                    pointer,
+                    format!("pipeline '{name}' must be an action pipeline (rolled against the dice)"),
+                ));
+            }
+        }
 
+        // The engine plays four lines; a role in another one would have no place in its play.
+        if let Some(role) = roles.roles.iter().find(|x| super::state::Line::from_id(&x.line).is_none()) {
+            let (roles_file, at) =
+                match r.revision.documents.iter().find(|(_, d)| declared_schema(d) == Some("roles.schema.json")) {
+                    Some((name, _)) => (
+                        r.revision.file(name),
+                        format!("/roles/{}/line", roles.roles.iter().position(|x| x.id == role.id).unwrap_or(0)),
+                    ),
+                    None => (r.revision.file("manifest.json"), String::new()),
+                };
+            return Err(ContentError::at(
+                roles_file,
+                at,
+                format!(
+                    "role '{}' is in line '{}', which the match engine does not know (it plays {})",
+                    role.id,
+                    role.line,
+                    ["goalkeeper", "defence", "midfield", "attack"].join(", ")
+                ),
+            ));
+        }
         for (id, v) in [("pitch_length", pitch.length), ("pitch_width", pitch.width)] {
             if v.is_nan() || v <= 0.0 {
                 return Err(param_error(r, id, format!("the pitch needs a positive '{id}', not {v}")));
@@ -984,18 +1276,33 @@ impl Rules {
         }
         let mut lines = Vec::new();
         for (k, l) in ndoc.carry.lines.iter().enumerate() {
-            if !roles.lines.iter().any(|x| &x.id == l) {
+            if !roles.lines.iter().any(|x| &x.id == l) || super::state::Line::from_id(l).is_none() {
                 problems.push(Diagnostic::new(
                     &npc_file,
                     format!("/carry/lines/{k}"),
                     format!("carry names unknown line '{l}'"),
                 ));
             }
-            lines.push(super::state::Line::from_id(l));
+            // Unknown lines are reported above; the stand-in is never played.
+            lines.push(super::state::Line::from_id(l).unwrap_or(super::state::Line::Midfield));
         }
         if !problems.is_empty() {
             return Err(ContentError::Invalid(problems));
         }
+        let lines_of = |ids: &[String], at: &str| -> Result<Vec<super::state::Line>, ContentError> {
+            ids.iter()
+                .enumerate()
+                .map(|(k, l)| {
+                    super::state::Line::from_id(l).filter(|_| roles.lines.iter().any(|x| &x.id == l)).ok_or_else(|| {
+                        ContentError::at(
+                            &npc_file,
+                            format!("/{}/{k}", at.replace('.', "/")),
+                            format!("{at} names unknown line '{l}'"),
+                        )
+                    })
+                })
+                .collect()
+        };
         let npc = Npc {
             weights: ndoc.weights,
             personality: ndoc.personality,
@@ -1009,7 +1316,22 @@ impl Rules {
             },
             defending: ndoc.defending,
             retention: ndoc.retention,
+            cross: match ndoc.cross {
+                None => None,
+                Some(c) => Some(CrossNpc {
+                    probability: c.probability,
+                    runners: lines_of(&c.runners, "cross.runners")?,
+                    markers: lines_of(&c.markers, "cross.markers")?,
+                    box_runs: c.box_runs,
+                    box_runs_from_x: c.box_runs_from_x,
+                }),
+            },
+            phases: ndoc.phases,
+            bias: ndoc.bias,
         };
+        if npc.phases.windows(2).any(|w| w[0].until_x >= w[1].until_x) {
+            return Err(ContentError::at(&npc_file, "/phases", "phases must be listed by increasing until_x"));
+        }
         let tackle_outcome = Tagged::new(
             r,
             "tackle_outcome",
@@ -1031,7 +1353,7 @@ impl Rules {
                 ("misplaced", PassOutcome::Misplaced),
             ],
         )?;
-        let pass_q_int = r.need_range_table("pass_q_int", BY)?;
+        let pass_q_int = r.need_range_table("pass_q_int", BY).map_err(|m| ContentError::Missing(vec![m]))?;
         let control_outcome = Tagged::new(
             r,
             "control_outcome",
@@ -1051,7 +1373,8 @@ impl Rules {
             ],
         )?;
         let margins = Margins::new(&r.odds, &pass_quality, &pass_q_int, &shot_outcome, &control_outcome);
-        let pass_plans = PassPlans::new(&r.odds, &margins, &params);
+        let fractional = rs.pipelines[pipes.pass].fractional;
+        let pass_plans = PassPlans::new(&r.odds, &margins, &params, fractional);
         // Sheet values never change during a match; everything the engine writes is a context
         // variable. A pipeline that reads few context values repeats its results.
         let written = [
@@ -1088,10 +1411,36 @@ impl Rules {
         };
         let plan = |slot: usize| rs.table_bounds[slot].as_deref().and_then(AnglePlan::new);
         let (orientation_plan, direction_change_plan) = (plan(slots.orientation), plan(slots.direction_change));
+        let set_pieces = super::set_pieces::resolve(r)?;
+        let legacy_penalty_skill = match set_pieces {
+            Some(_) => None,
+            None => Some(
+                r.need_var(super::legacy::PENALTY_SKILL_BEFORE_0_6, BY).map_err(|m| ContentError::Missing(vec![m]))?,
+            ),
+        };
+        let share = |id: &str| -> Result<Option<f64>, ContentError> {
+            match r.param(id) {
+                Some(v) if !(0.0..=1.0).contains(&v) => {
+                    Err(param_error(r, id, format!("parameter '{id}' is a share between 0 and 1 (is {v})")))
+                }
+                v => Ok(v),
+            }
+        };
+        let since_0_6 = Since06 {
+            foul_box_offset: r.param("foul_box_offset"),
+            parry_behind_share: share("parry_behind_share")?,
+            clearance_behind_share: share("clearance_behind_share")?,
+            cover_distance: r.param("cover_distance"),
+            foul_on_difference: r.param("foul_on_difference").is_some_and(|v| v != 0.0),
+            foul_share: share("foul_share")?,
+        };
         let club_personality =
             crate::club::ClubRules::from_revision(&r.revision).ok().flatten().map(|c| c.personality.scale);
         Ok(Rules {
             club_personality,
+            set_pieces,
+            legacy_penalty_skill,
+            since_0_6,
             orientation_plan,
             direction_change_plan,
             duels,
@@ -1108,14 +1457,19 @@ impl Rules {
                 &[("hold", SaveOutcome::Hold), ("parry", SaveOutcome::Parry), ("beaten", SaveOutcome::Beaten)],
             )?,
             tackle_outcome,
-            foul_check: Tagged::new(r, "foul_check", &[("foul", true), ("clean", false)])?,
-            gk_placement: r.need_range_table("gk_placement", BY)?,
+            foul_check: Tagged::new(
+                r,
+                "foul_check",
+                &[("foul", FoulCall::Direct), ("indirect", FoulCall::Indirect), ("clean", FoulCall::Clean)],
+            )?,
+            gk_placement: r.need_range_table("gk_placement", BY).map_err(|m| ContentError::Missing(vec![m]))?,
             clock,
             params,
             pitch,
             formations: fdoc.formations,
             default_formation,
             bench: fdoc.bench,
+            substitutions: fdoc.substitutions,
             roles,
             npc,
             paces,
@@ -1149,27 +1503,31 @@ pub fn check(rs: Arc<Ruleset>) -> Vec<Diagnostic> {
     }
 }
 
-/// A refusal as content diagnostics: each problem at its document and JSON pointer, a missing
-/// piece at the list of the document it belongs in.
+/// A refusal as content diagnostics: each problem at its document and JSON pointer, each
+/// missing name at the list of the document it belongs in.
 pub fn located(rs: &Ruleset, e: ContentError) -> Vec<Diagnostic> {
     match e {
         ContentError::Invalid(d) => d,
-        ContentError::Missing(m) => {
-            // Name the document the missing piece belongs in, and the list it belongs in.
-            let (schema, list) = match m.what {
-                "parameter" => ("params.schema.json", "/params"),
-                "table" | "range table" => ("tables.schema.json", "/tables"),
-                "pipeline" => ("pipelines.schema.json", "/pipelines"),
-                "variable" => ("vocabulary.schema.json", "/variables"),
-                _ => ("manifest.schema.json", ""),
-            };
-            let found = rs.revision.documents.iter().find(|(_, d)| declared_schema(d) == Some(schema));
-            let (file, pointer) = match found {
-                Some((name, _)) => (name.as_str(), list),
-                None => ("manifest.json", "/documents"),
-            };
-            vec![Diagnostic::new(rs.revision.file(file), pointer, m.to_string())]
-        }
+        ContentError::Missing(names) => names
+            .iter()
+            .map(|m| {
+                let (schema, pointer) = match m.what {
+                    "parameter" => ("params.schema.json", "/params"),
+                    "table" | "range table" => ("tables.schema.json", "/tables"),
+                    "pipeline" => ("pipelines.schema.json", "/pipelines"),
+                    "variable" => ("vocabulary.schema.json", "/variables"),
+                    _ => ("manifest.schema.json", ""),
+                };
+                // Several documents may share a schema (derived pipelines are pipelines): the
+                // one named for the schema first.
+                let docs = || rs.revision.documents.iter().filter(|(_, d)| declared_schema(d) == Some(schema));
+                let named = schema.replace(".schema", "");
+                match docs().find(|(n, _)| **n == named).or_else(|| docs().next()) {
+                    Some((name, _)) => Diagnostic::new(rs.revision.file(name), pointer, m.to_string()),
+                    None => Diagnostic::new(rs.revision.file("manifest.json"), "/documents", m.to_string()),
+                }
+            })
+            .collect(),
         e @ ContentError::NoDocument { .. } => {
             vec![Diagnostic::new(rs.revision.file("manifest.json"), "/documents", e.to_string())]
         }

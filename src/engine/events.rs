@@ -28,6 +28,9 @@ pub enum EventKind {
         margin: i32,
         outcome: String,
         completed: bool,
+        /// The restart this pass (a throw-in, a goal kick, a short corner…) takes (0.6).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        set_piece: Option<String>,
     },
     Interception {
         by: Who,
@@ -39,6 +42,11 @@ pub enum EventKind {
         margin: i32,
         x: f64,
         y: f64,
+        /// A set piece's delivery (0.6): the restart and the zone aimed at.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        set_piece: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        zone: Option<String>,
     },
     AerialDuel {
         won_by: Who,
@@ -55,6 +63,14 @@ pub enum EventKind {
         /// The keeper's test against it, when the shot reached him.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         keeper: Option<KeeperTest>,
+        /// A set piece's shot (0.6): a direct free kick (with its wall) or a penalty (with the
+        /// side aimed at).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        set_piece: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        aim: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        wall: Option<u32>,
     },
     Block {
         by: Who,
@@ -81,6 +97,14 @@ pub enum EventKind {
         by: Who,
         on: Who,
         penalty: bool,
+        /// 0.6: impeding, punished by an indirect free kick.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        indirect: bool,
+    },
+    /// A player replaced from the bench (0.6).
+    Substitution {
+        off: Who,
+        on: Who,
     },
     LooseBall {
         x: f64,
@@ -97,11 +121,14 @@ pub enum EventKind {
 
 /// A keeper's test against a shot on target: his value, his margin and how far he stood from
 /// the ideal point.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct KeeperTest {
     pub value: f64,
     pub margin: i32,
     pub position_error: f64,
+    /// At a penalty (0.6): the side the keeper dived to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guess: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -158,11 +158,6 @@ impl AnglePlan {
     }
 }
 
-/// The share of a ball's path at either end that belongs to the passer and the receiver: a
-/// player closer to an end than this stands at the end, not on the line between (geometry, not
-/// a rule: it only keeps the two ends themselves out).
-pub const LINE_END: f64 = 0.02;
-
 /// Where along the segment `a`–`b` (0 at `a`, 1 at `b`) the point nearest to `p` lies; the
 /// distance to the segment is `p.dist(a + (b - a) * t)`, for callers that need it.
 pub fn along_segment(p: V2, a: V2, b: V2) -> f64 {

@@ -1,5 +1,6 @@
 //! Values revisions published before some parameters existed were played with: engine 0.5.1 kept
-//! them in code. 0.5.3 moved thirteen of them into its `params.json`, 0.5.4 two more; a published
+//! them in code. 0.5.3 moved thirteen of them into its `params.json`, 0.5.4 two more, 0.6.0 the
+//! last two (and names its penalty taker by a content rule); a published
 //! revision is frozen, so its replays still need the values it was played with. Consulted only
 //! for a parameter a revision lacks, and only for revisions older than the one that introduced
 //! it; a newer revision without one of them is refused like any missing parameter.
@@ -23,7 +24,13 @@ pub const IN_CODE_BEFORE: &[(&str, f64, Version)] = &[
     ("parry_spread", 70.0, Version::new(0, 5, 3)),
     ("penalty_box_clearance", 1.0, Version::new(0, 5, 4)),
     ("touchline_margin", 1.0, Version::new(0, 5, 4)),
+    ("intercept_line_end", 0.02, Version::new(0, 6, 0)),
+    ("kickoff_line_gap", 1.0, Version::new(0, 6, 0)),
 ];
+
+/// 0.5's penalty taker: the outfield player with the best value of this skill. Revisions with
+/// set pieces name their own rule (`set_pieces.json`).
+pub const PENALTY_SKILL_BEFORE_0_6: &str = "finishing";
 
 /// The value a revision older than the parameter's first carrier was played with.
 pub fn value(ruleset: &str, version: &Version, id: &str) -> Option<f64> {

@@ -20,8 +20,15 @@ pub struct CandidateLog {
     pub turnover_risk: f64,
     pub personality_modifier: f64,
     pub match_state_modifier: f64,
+    /// The content's constant for the kind (0.6), when it has one.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub bias: f64,
     pub noise: f64,
     pub final_score: f64,
+}
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -30,7 +37,9 @@ pub struct StateSummary {
     pub score: [u32; 2],
     pub goal_diff: i32,
     pub ball: [f64; 2],
-    pub phase: &'static str,
+    /// The restart being taken (`corner`, `throw_in`, …), or the phase of open play by the
+    /// ball's depth as content names it (`open_play` when it names none).
+    pub phase: std::borrow::Cow<'static, str>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -123,7 +132,13 @@ mod tests {
             club_personality: Personality { verticality: 0.0, security: 0.0, risk_tolerance: 0.0 },
             adaptation: Personality { verticality: 0.0, security: 0.0, risk_tolerance: 0.0 },
             player_id: "".into(),
-            match_state_summary: StateSummary { minute: 0.0, score: [0, 0], goal_diff: 0, ball: [0.0, 0.0], phase: "" },
+            match_state_summary: StateSummary {
+                minute: 0.0,
+                score: [0, 0],
+                goal_diff: 0,
+                ball: [0.0, 0.0],
+                phase: "".into(),
+            },
             candidate_actions: Vec::new(),
             selected_action: 0,
             human: false,

@@ -7,7 +7,7 @@
 //! touch it.
 
 mod actions;
-pub mod calibrate;
+mod bench;
 pub mod content;
 pub mod events;
 pub mod geometry;
@@ -17,6 +17,7 @@ mod movement;
 mod npc;
 mod positioning;
 pub mod projection;
+pub mod set_pieces;
 pub mod setup;
 mod simulator;
 pub mod state;
@@ -31,7 +32,7 @@ pub use simulator::MatchSimulator;
 pub use stats::TeamStats;
 
 use crate::club::Club;
-use crate::dice::Dice;
+use crate::dice::{Dice, Difficulty};
 use crate::pipeline::{Resolution, Roll};
 use geometry::{V2, angle_between};
 use log::DecisionLog;
@@ -124,7 +125,7 @@ pub struct Match {
     /// The restart in play is a penalty: the taker's only candidate is the shot, unblocked.
     penalty_kick: bool,
     /// Duel difficulties computed this round: (carrier, defender, moving, difficulties).
-    duel_cache: Vec<(usize, usize, bool, (i32, i32))>,
+    duel_cache: Vec<(usize, usize, bool, (Difficulty, Difficulty))>,
     /// Buffers the pass estimates reuse (a decision makes ~10), so estimating allocates nothing.
     pass_scratch: npc::PassScratch,
     strike_scratch: npc::StrikeScratch,
@@ -142,6 +143,8 @@ pub struct Match {
     adapted: Option<(u32, usize, npc::Axes)>,
     /// Set while explaining: inputs then hold exact angles, as the explanation shows them.
     exact_angles: bool,
+    /// The restart the carrier takes this round, if any (the decision log's phase).
+    taking: Option<state::RestartKind>,
     /// The first evaluation that met a non-finite value: (pipeline, part, round). Estimates take
     /// `&self`, hence the cell.
     fault: std::cell::Cell<Option<(usize, crate::pipeline::Part, u32)>>,
@@ -216,6 +219,7 @@ impl Match {
             log_ids: Vec::new(),
             adapted: None,
             exact_angles: false,
+            taking: None,
             fault: std::cell::Cell::new(None),
             rolls: Vec::with_capacity(16),
             rules,
@@ -281,7 +285,9 @@ impl Match {
             value: f64::NAN,
             raw: f64::NAN,
             difficulty: None,
+            fraction: 0.0,
             probability: None,
+            probability_above: None,
             possible: false,
             blocked_by: None,
             nonfinite: Some(part),
@@ -454,6 +460,7 @@ impl Match {
     }
 
     fn after_round(&mut self) {
+        self.taking = None;
         self.update_bodies();
         if let Some(t) = self.holding_team() {
             self.state.possession_rounds[t] += 1;
@@ -550,9 +557,9 @@ impl Match {
         let nearest = nearest2.sqrt();
         let s = self.rules.slots;
         let extra = if nearest <= radius { within.saturating_sub(1) } else { within };
-        let inputs = &mut self.state.players[p].inputs;
-        inputs.set(s.nearest_opponent, nearest.min(1000.0));
-        inputs.set(s.opponents_within_3m, extra.min(21) as f64);
+        // Kept within the vocabulary's scales (an empty side would leave the nearest at infinity).
+        self.set_scaled(p, s.nearest_opponent, nearest);
+        self.set_scaled(p, s.opponents_within_3m, extra as f64);
     }
 
     /// Body orientation context (baseline §3) for player `p` acting towards `toward`.
@@ -599,8 +606,8 @@ impl Match {
     }
 
     /// The difficulty of an action pipeline for a player, without rolling.
-    fn difficulty(&self, p: usize, pipe: usize) -> i32 {
-        self.estimate(p, pipe).difficulty.expect("the engine's action pipelines are checked at load")
+    fn difficulty(&self, p: usize, pipe: usize) -> Difficulty {
+        self.estimate(p, pipe).diff().expect("the engine's action pipelines are checked at load")
     }
 
     /// Evaluates and rolls: a real test, advancing the dice.

@@ -8,10 +8,11 @@
 //! (seed, round, player, candidate): estimating never draws a die.
 
 use super::Match;
-use super::content::PassPlan;
-use super::geometry::{LINE_END, V2, along_segment, angle_between, sqrt_le};
+use super::content::{CrossProbability, MixedPlan, PassPlan};
+use super::geometry::{V2, along_segment, angle_between, sqrt_le};
 use super::log::{CandidateLog, Decision, Personality, StateSummary};
 use super::state::{Line, mix};
+use crate::dice::Difficulty;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -23,6 +24,8 @@ pub enum Kind {
     Cross,
     Shoot,
     Dribble,
+    /// A throw-in to a team-mate (0.6 set pieces).
+    Throw,
 }
 
 impl Kind {
@@ -33,6 +36,7 @@ impl Kind {
             Kind::Cross => "cross",
             Kind::Shoot => "shoot",
             Kind::Dribble => "dribble",
+            Kind::Throw => "throw",
         }
     }
 }
@@ -54,14 +58,18 @@ pub struct Intent {
     pub kind: Kind,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<i32>,
+    /// A set piece's zone (a delivery's, `far_post`) or a penalty's side (`left`), 0.6.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zone: Option<String>,
 }
 
 impl fmt::Display for Intent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (self.kind, self.target) {
-            (Kind::Carry, Some(d)) => write!(f, "carry {d}°"),
-            (k, Some(t)) => write!(f, "{} #{t}", k.name()),
-            (k, None) => f.write_str(k.name()),
+        match (self.kind, self.target, &self.zone) {
+            (k, None, Some(z)) => write!(f, "{} → {z}", k.name()),
+            (Kind::Carry, Some(d), _) => write!(f, "carry {d}°"),
+            (k, Some(t), _) => write!(f, "{} #{t}", k.name()),
+            (k, None, None) => f.write_str(k.name()),
         }
     }
 }
@@ -76,6 +84,16 @@ pub struct Candidate {
     /// The receiver (pass) or the opponent to beat (dribble), by player index.
     #[serde(skip)]
     pub other: Option<usize>,
+    /// A set piece's zone or penalty side (0.6), by id …
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub zone: Option<std::sync::Arc<str>>,
+    /// … and by index in the content's list.
+    #[serde(skip)]
+    pub zone_index: Option<u8>,
+    /// The pipeline of the action's own test when it is not the kind's usual one (a throw-in,
+    /// a goal kick, a delivery, a free kick, a penalty).
+    #[serde(skip)]
+    pub pipe: Option<usize>,
     /// Exact probability that the action's own test succeeds.
     pub probability: f64,
     /// Probability that the team keeps the ball through the action (interceptions, duels,
@@ -90,8 +108,15 @@ pub struct Candidate {
     pub turnover_risk: f64,
     pub personality_modifier: f64,
     pub match_state_modifier: f64,
+    /// The content's constant for the kind (0.6 `bias`; 0 before).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub bias: f64,
     pub noise: f64,
     pub score: f64,
+}
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
 }
 
 impl Candidate {
@@ -102,6 +127,9 @@ impl Candidate {
             target: Target::None,
             dest,
             other: None,
+            zone: None,
+            zone_index: None,
+            pipe: None,
             probability: 0.0,
             success: 0.0,
             goal_chance: 0.0,
@@ -111,6 +139,7 @@ impl Candidate {
             turnover_risk: 0.0,
             personality_modifier: 0.0,
             match_state_modifier: 0.0,
+            bias: 0.0,
             noise: 0.0,
             score: 0.0,
         }
@@ -124,6 +153,7 @@ impl Candidate {
                 Target::Player(s) => Some(s as i32),
                 Target::None => None,
             },
+            zone: self.zone.as_deref().map(str::to_string),
         }
     }
 
@@ -132,8 +162,13 @@ impl Candidate {
         let what = match (self.kind, self.target) {
             (Kind::Carry, Target::Direction(d)) => format!("carry the ball {d}° off the line to goal"),
             (Kind::Pass, Target::Player(s)) => format!("pass to #{s}"),
+            (Kind::Throw, Target::Player(s)) => format!("throw to #{s}"),
             (Kind::Dribble, Target::Player(s)) => format!("take on #{s}"),
+            (Kind::Shoot, _) if self.zone.is_some() => format!("shoot {}", self.zone.as_deref().unwrap_or_default()),
             (Kind::Shoot, _) => "shoot".to_string(),
+            (Kind::Cross, _) if self.zone.is_some() => {
+                format!("deliver to the {}", self.zone.as_deref().unwrap_or_default().replace('_', " "))
+            }
             (Kind::Cross, _) => "cross into the box".to_string(),
             (k, _) => k.name().to_string(),
         };
@@ -214,6 +249,12 @@ impl Match {
         self.set_pressure(c, cpos);
         self.set_stamina(c);
 
+        if let Some(kind) = self.set_piece_now().filter(|&k| super::set_pieces::SetPieces::covers(k)) {
+            self.set_piece_candidates(c, kind);
+            self.score_candidates(c);
+            return;
+        }
+
         if self.penalty_kick {
             let (p_shot, p_goal) = self.strike_estimate(c, self.rules.pipes.finishing);
             let goal_w = self.frame(t, goal_f);
@@ -252,17 +293,17 @@ impl Match {
             if d < pr.pass_min_distance || d > range {
                 continue;
             }
-            let (p_pass, keep) = self.pass_estimate(c, r, rpos);
+            let (p_pass, keep) = self.pass_estimate(c, r, rpos, self.rules.pipes.pass);
             let shirt = self.state.players[r].shirt;
             self.push_candidate(c, Kind::Pass, Target::Player(shirt), rpos, Some(r), p_pass, keep);
         }
 
         // Cross from a wide attacking position.
-        if cf.x >= pr.cross_min_x && (cf.y - pitch.goal_y).abs() >= pr.cross_min_wide {
+        if self.crossing_position(t, cpos) {
             let landing = self.cross_landing(t, cpos);
             let d = cpos.dist(landing);
             if d <= self.get(c, self.rules.slots.cross_range) {
-                let (p_cross, keep, goal) = self.cross_estimate(c, landing);
+                let (p_cross, keep, goal) = self.cross_estimate(c, landing, self.rules.pipes.cross);
                 self.push_candidate(c, Kind::Cross, Target::None, landing, None, p_cross, keep);
                 self.candidates.last_mut().expect("pushed").goal_chance = goal;
             }
@@ -316,6 +357,13 @@ impl Match {
         })
     }
 
+    /// Whether a player of team `t` at `at` stands where he may cross: deep and wide enough.
+    pub(super) fn crossing_position(&self, t: usize, at: V2) -> bool {
+        let pr = self.rules.params;
+        let f = self.frame(t, at);
+        f.x >= pr.cross_min_x && (f.y - self.rules.pitch.goal_y).abs() >= pr.cross_min_wide
+    }
+
     /// Where a cross from `from` aims: beyond the centre of the goal, at the content's depth.
     pub(super) fn cross_landing(&self, t: usize, from: V2) -> V2 {
         let pr = self.rules.params;
@@ -326,7 +374,7 @@ impl Match {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn push_candidate(
+    pub(super) fn push_candidate(
         &mut self,
         _c: usize,
         kind: Kind,
@@ -377,7 +425,7 @@ impl Match {
                     let threat = self.map(c, opp, df);
                     // A pass is lost where it goes; a carry or a take-on where the carrier stands
                     // (the same spot for all of them: mapped once).
-                    let d = if cand.kind == Kind::Pass {
+                    let d = if matches!(cand.kind, Kind::Pass | Kind::Throw) {
                         self.map(c, danger, df)
                     } else {
                         *danger_here.get_or_insert_with(|| self.map(c, danger, cf))
@@ -388,7 +436,12 @@ impl Match {
             // The probability term: the exact chance of the shot's own test (document §33); for
             // the other actions, the chance the ball is kept through them. A shot's goal chance
             // is its threat.
-            let probability = if cand.kind == Kind::Shoot { cand.probability } else { cand.success };
+            let cross_test = matches!(&self.rules.npc.cross, Some(x) if x.probability == CrossProbability::Test);
+            let probability = match cand.kind {
+                Kind::Shoot => cand.probability,
+                Kind::Cross if cross_test => cand.probability,
+                _ => cand.success,
+            };
             let terms = [threat, probability, progression, -risk];
             let dot = |w: W| w.0.iter().zip(terms).map(|(a, b)| a * b).sum::<f64>();
             let (s0, sp, sa) = (dot(w0), dot(wp), dot(wa));
@@ -402,7 +455,10 @@ impl Match {
             cand.personality_modifier = sp - s0;
             cand.match_state_modifier = sa - sp;
             cand.noise = noise;
-            cand.score = sa + noise;
+            let bias = self.rules.npc.bias.of(cand.kind);
+            cand.bias = bias;
+            // 0.5 revisions have no bias: the score is as it was, bit for bit.
+            cand.score = if bias == 0.0 { sa + noise } else { sa + noise + bias };
         }
     }
 
@@ -416,9 +472,9 @@ impl Match {
         let pos = self.state.players[carrier].pos;
         let pipe = match cand.kind {
             Kind::Carry => return None,
-            Kind::Pass => pipes.pass,
-            Kind::Cross => pipes.cross,
-            Kind::Shoot => pipes.finishing,
+            Kind::Pass | Kind::Throw => cand.pipe.unwrap_or(pipes.pass),
+            Kind::Cross => cand.pipe.unwrap_or(pipes.cross),
+            Kind::Shoot => cand.pipe.unwrap_or(pipes.finishing),
             Kind::Dribble => pipes.dribble,
         };
         // Explanations show inputs: exact angles, not their bins' stand-ins.
@@ -426,12 +482,18 @@ impl Match {
         self.set_pressure(carrier, pos);
         self.set_stamina(carrier);
         match cand.kind {
-            Kind::Pass | Kind::Cross => {
+            Kind::Pass | Kind::Cross | Kind::Throw => {
                 self.set(carrier, s.distance, pos.dist(cand.dest));
                 self.set_orientation(carrier, cand.dest);
             }
             Kind::Shoot => {
-                self.prepare_shot(carrier);
+                self.prepare_strike(carrier, pipe);
+                if let (Some(i), Some(sp)) = (cand.zone_index, self.rules.set_pieces.as_ref())
+                    && self.set_piece_now() == Some(super::state::RestartKind::Penalty)
+                {
+                    let (slot, m) = (sp.aim_slot, sp.penalty.aims[i as usize].modifier);
+                    self.set(carrier, slot, m);
+                }
             }
             Kind::Carry | Kind::Dribble => {}
         }
@@ -459,6 +521,19 @@ impl Match {
             }
         }
         best
+    }
+
+    /// The phase a decision is taken in: the restart the carrier takes, or the content's phase
+    /// of open play for the ball's depth `x` in his attacking frame.
+    fn phase(&self, x: f64) -> std::borrow::Cow<'static, str> {
+        if let Some(kind) = self.taking {
+            return kind.name().into();
+        }
+        let phases = &self.rules.npc.phases;
+        match phases.iter().find(|p| x <= p.until_x).or(phases.last()) {
+            Some(p) => p.id.clone().into(),
+            None => "open_play".into(),
+        }
     }
 
     pub(super) fn log_decision(&mut self, carrier: usize, selected: usize, human: bool) {
@@ -497,7 +572,7 @@ impl Match {
                 score: self.state.score,
                 goal_diff: self.state.score[t] as i32 - self.state.score[1 - t] as i32,
                 ball: [(bf.x * 100.0).round() / 100.0, (bf.y * 100.0).round() / 100.0],
-                phase: "attack",
+                phase: self.phase(bf.x),
             },
             candidate_actions: self
                 .candidates
@@ -511,6 +586,7 @@ impl Match {
                     turnover_risk: c.turnover_risk,
                     personality_modifier: c.personality_modifier,
                     match_state_modifier: c.match_state_modifier,
+                    bias: c.bias,
                     noise: c.noise,
                     final_score: c.score,
                 })
@@ -549,10 +625,16 @@ impl Match {
         };
         let Some(o) = engager else { return 1.0 };
         // Whoever can reach the carrier may choose to tackle: the carrier cannot count on being
-        // only contained.
+        // only contained (0.5) — or, when the content says a carrier reads the defender (0.6),
+        // only where that defender would choose to tackle.
         let moving = dribbling || dest != self.state.players[c].pos;
         let (cv, dv) = self.duel_values(c, o, moving);
-        self.keep_chance(cv, dv)
+        let keep = self.keep_chance(cv, dv);
+        let contain_risk = self.rules.npc.defending.contain_risk;
+        match contain_risk {
+            Some(share) if only.is_none() && !self.would_tackle(c, o, dest, moving) => 1.0 - share * (1.0 - keep),
+            _ => keep,
+        }
     }
 
     /// Where along the ball's path from `from` to `to` (0..1) player `o` can reach it — within
@@ -560,7 +642,8 @@ impl Match {
     /// `None`.
     pub(super) fn reaches_line(&self, o: usize, from: V2, to: V2) -> Option<f64> {
         let pos = self.state.players[o].pos;
-        let (lo, hi) = (LINE_END, 1.0 - LINE_END);
+        let end = self.rules.params.intercept_line_end;
+        let (lo, hi) = (end, 1.0 - end);
         // `along_segment`'s quotient, divided only when it may fall inside (lo, hi): most
         // opponents stand behind the passer or beyond the receiver, clearly outside before
         // dividing (a 1e-9 margin keeps the decision the division's; a point-like line has
@@ -596,7 +679,16 @@ impl Match {
         let d = self.rules.npc.defending;
         let (cv, dv) = self.duel_values(c, o, moving);
         let win = 1.0 - self.keep_chance(cv, dv);
-        if win >= d.tackle_min_chance {
+        // 0.6: defenders differ in how much they dare — the threshold moves within ± half the
+        // content's spread, by a hash of (seed, round, defender, carrier): deterministic, no die.
+        let threshold = match d.tackle_spread {
+            Some(spread) => {
+                let h = mix(&[self.seed, self.state.round as u64, o as u64, c as u64, 0x7ac1e]);
+                d.tackle_min_chance + spread * ((h >> 11) as f64 / (1u64 << 53) as f64 - 0.5)
+            }
+            None => d.tackle_min_chance,
+        };
+        if win >= threshold {
             return true;
         }
         let t = self.state.players[c].team;
@@ -607,7 +699,7 @@ impl Match {
     /// Values of the carrier's dribble (or shielding) test and the defender's tackle.
     /// Difficulties of the carrier's dribble (or shielding) test and the defender's tackle,
     /// cached for the round: they depend on who and how, not on where.
-    pub(super) fn duel_values(&mut self, c: usize, o: usize, moving: bool) -> (i32, i32) {
+    pub(super) fn duel_values(&mut self, c: usize, o: usize, moving: bool) -> (Difficulty, Difficulty) {
         if let Some(&(_, _, _, v)) = self.duel_cache.iter().find(|e| e.0 == c && e.1 == o && e.2 == moving) {
             return v;
         }
@@ -621,30 +713,30 @@ impl Match {
     }
 
     /// Exact chance the carrier keeps the ball in a duel, from both difficulties.
-    fn keep_chance(&self, carrier_difficulty: i32, defender_difficulty: i32) -> f64 {
-        self.rules.duels.keep(carrier_difficulty, defender_difficulty)
+    fn keep_chance(&self, carrier_difficulty: Difficulty, defender_difficulty: Difficulty) -> f64 {
+        self.rules.duels.keep_of(carrier_difficulty, defender_difficulty)
     }
 
     /// (pass test probability, exact probability the team keeps the ball through the pass):
     /// summed over the pass's margins — where it arrives, whether each interceptor on the line
     /// beats it (with that margin's Q_INT), whether the receiver controls it (with its Q_REC).
-    fn pass_estimate(&mut self, c: usize, r: usize, to: V2) -> (f64, f64) {
+    pub(super) fn pass_estimate(&mut self, c: usize, r: usize, to: V2, pipe: usize) -> (f64, f64) {
         let mut sc = std::mem::take(&mut self.pass_scratch);
         sc.clear();
-        let out = self.pass_estimate_with(&mut sc, c, r, to);
+        let out = self.pass_estimate_with(&mut sc, c, r, to, pipe);
         self.pass_scratch = sc;
         out
     }
 
-    fn pass_estimate_with(&mut self, sc: &mut PassScratch, c: usize, r: usize, to: V2) -> (f64, f64) {
+    fn pass_estimate_with(&mut self, sc: &mut PassScratch, c: usize, r: usize, to: V2, pipe: usize) -> (f64, f64) {
         let s = self.rules.slots;
         let pipes = self.rules.pipes;
         let pr = self.rules.params;
         let from = self.state.players[c].pos;
         self.set(c, s.distance, from.dist(to));
         self.set_orientation(c, to);
-        let res = self.estimate(c, pipes.pass);
-        let Some(difficulty) = res.difficulty.filter(|_| res.possible) else { return (0.0, 0.0) };
+        let res = self.estimate(c, pipe);
+        let Some(difficulty) = res.diff().filter(|_| res.possible) else { return (0.0, 0.0) };
         let p_pass = res.chance();
         let t = self.state.players[c].team;
         for o in self.opponents(t) {
@@ -663,101 +755,140 @@ impl Match {
         // Borrowed field by field: the rules are read while the players' inputs are written.
         let rules = &*self.rules;
         let odds = &rules.rs.odds;
-        let built;
-        let plan = match rules.pass_plans.get(difficulty) {
-            Some(plan) => plan,
-            None => {
-                built = PassPlan::build(difficulty, odds, &rules.margins, &pr);
-                &built
-            }
+        let (built, built_mixed);
+        // A whole difficulty has one plan; a fractional one (0.6) both neighbours' margins, in
+        // proportion, over one list of pairs.
+        let (q_ints, q_recs, parts): (&[f64], &[f64], [(&[(i32, f64, usize)], f64); 2]) = if difficulty.f == 0.0 {
+            let plan = match rules.pass_plans.get(difficulty.d) {
+                Some(plan) => plan,
+                None => {
+                    built = PassPlan::build(difficulty.d, odds, &rules.margins, &pr);
+                    &built
+                }
+            };
+            (&plan.q_ints, &plan.q_recs, [(&plan.reachable, 1.0), (&[], 0.0)])
+        } else {
+            let plan = match rules.pass_plans.mixed(difficulty.d) {
+                Some(plan) => plan,
+                None => {
+                    built_mixed = MixedPlan::build(difficulty.d, odds, &rules.margins, &pr);
+                    &built_mixed
+                }
+            };
+            (&plan.q_ints, &plan.q_recs, [(&plan.lo, 1.0 - difficulty.f), (&plan.hi, difficulty.f)])
         };
-        let pairs = plan.q_ints.len();
+        let pairs = q_ints.len();
         if pairs == 0 {
             return (p_pass, 0.0);
         }
         // diffs[entry * n + i]: interceptor i's difficulty at that pair's Q_INT.
         let n = sc.on_line.len();
-        sc.diffs.resize(pairs * n, 0);
+        sc.diffs.resize(pairs * n, Difficulty::whole(0));
         let interception = &rules.rs.pipelines[pipes.interception];
         let mut nonfinite = None;
         for (i, &(o, _)) in sc.on_line.iter().enumerate() {
             let diffs = &mut sc.diffs;
-            interception.resolve_each(&mut self.state.players[o].inputs, s.q_int, &plan.q_ints, |k, res| {
+            interception.resolve_each(&mut self.state.players[o].inputs, s.q_int, q_ints, |k, res| {
                 if res.nonfinite.is_some() {
                     nonfinite.get_or_insert((pipes.interception, res));
                 }
-                diffs[k * n + i] = res.difficulty.expect("the engine's action pipelines are checked at load");
+                diffs[k * n + i] = res.diff().expect("the engine's action pipelines are checked at load");
             });
         }
         sc.control.resize(pairs, 0.0);
         let control = &mut sc.control;
-        rules.rs.pipelines[pipes.control].resolve_each(
-            &mut self.state.players[r].inputs,
-            s.q_rec,
-            &plan.q_recs,
-            |k, res| {
-                if res.nonfinite.is_some() {
-                    nonfinite.get_or_insert((pipes.control, res));
-                }
-                let d = res.difficulty.expect("the engine's action pipelines are checked at load");
-                control[k] = rules.margins.control_keep(d);
-            },
-        );
+        rules.rs.pipelines[pipes.control].resolve_each(&mut self.state.players[r].inputs, s.q_rec, q_recs, |k, res| {
+            if res.nonfinite.is_some() {
+                nonfinite.get_or_insert((pipes.control, res));
+            }
+            let d = res.diff().expect("the engine's action pipelines are checked at load");
+            control[k] = rules.margins.control_keep_of(d);
+        });
         if let Some((pipe, res)) = nonfinite {
             self.check_finite(pipe, &res);
         }
         let mut keep = 0.0;
-        for &(margin, p, entry) in &plan.reachable {
-            let mut through = 1.0;
-            for &od in &sc.diffs[entry * n..(entry + 1) * n] {
-                // The interceptor fails when his margin does not beat the pass (or his test fails).
-                let needs = if compare { od + margin + 1 } else { od };
-                through *= 1.0 - odds.chance(needs);
+        for (list, w) in parts {
+            for &(margin, p, entry) in list {
+                let mut through = 1.0;
+                for &od in &sc.diffs[entry * n..(entry + 1) * n] {
+                    // The interceptor fails when his margin does not beat the pass (or his test fails).
+                    let needs = if compare { od.plus(margin + 1) } else { od };
+                    through *= 1.0 - odds.chance_of(needs);
+                }
+                keep += w * p * through * sc.control[entry];
             }
-            keep += p * through * sc.control[entry];
         }
         (p_pass, keep)
     }
 
     /// (cross test probability, probability the attacking side wins the ball in the box,
     /// probability the cross is headed in by its best header).
-    fn cross_estimate(&mut self, c: usize, landing: V2) -> (f64, f64, f64) {
+    pub(super) fn cross_estimate(&mut self, c: usize, landing: V2, pipe: usize) -> (f64, f64, f64) {
         let s = self.rules.slots;
         let from = self.state.players[c].pos;
         self.set(c, s.distance, from.dist(landing));
         self.set_orientation(c, landing);
-        let p_cross = self.estimate(c, self.rules.pipes.cross).chance();
+        let p_cross = self.estimate(c, pipe).chance();
         // The best header of each side within reach of the landing point after this round's runs.
         let t = self.state.players[c].team;
         let radius = self.rules.params.aerial_radius;
         // The easiest header (lowest difficulty) of each side.
-        let mut best: [Option<i32>; 2] = [None, None];
-        let mut header: Option<(i32, usize)> = None;
+        let mut best: [Option<Difficulty>; 2] = [None, None];
+        let mut header: Option<(Difficulty, usize)> = None;
+        let rules = self.rules.clone();
+        let content = rules.npc.cross.as_ref();
         for p in 0..self.state.players.len() {
-            if p == c || self.state.players[p].line == Line::Goalkeeper {
-                continue;
-            }
             let pl = &self.state.players[p];
-            // Team-mates run onto the cross this round (attackers and midfielders); defenders
-            // track them: both can reach the landing zone at a sprint.
-            let runner = pl.team == t && matches!(pl.line, Line::Attack | Line::Midfield);
-            let defender = pl.team != t;
-            let reach = if runner || defender { pl.inputs.get(s.r_sprint) } else { 0.0 };
-            if pl.pos.dist(landing) > radius + reach {
+            let keeper = pl.line == Line::Goalkeeper;
+            if p == c || (keeper && content.is_none()) {
                 continue;
             }
+            // A keeper claims near the landing point inside his own box (as in the duel itself;
+            // 0.5's estimate left keepers out).
+            let pipe = if keeper {
+                if pl.team == t
+                    || pl.pos.dist(landing) > self.rules.params.keeper_claim_radius
+                    || !self.rules.pitch.in_own_box(self.frame(pl.team, landing))
+                {
+                    continue;
+                }
+                self.rules.pipes.claim
+            } else {
+                // Team-mates of the runners' lines run onto the cross this round (0.5: attackers
+                // and midfielders); defenders track them: both reach the landing zone at a sprint.
+                let runner = pl.team == t
+                    && match content {
+                        Some(x) => x.runners.contains(&pl.line),
+                        None => matches!(pl.line, Line::Attack | Line::Midfield),
+                    };
+                let defender = pl.team != t;
+                let reach = match (runner || defender, content) {
+                    (false, _) => 0.0,
+                    // 0.6: how far he really gets this round, turning towards the landing point.
+                    (true, Some(_)) => {
+                        let towards = landing - pl.pos;
+                        self.movement_range(p, 2, false, towards)
+                    }
+                    (true, None) => pl.inputs.get(s.r_sprint),
+                };
+                if self.state.players[p].pos.dist(landing) > radius + reach {
+                    continue;
+                }
+                self.rules.pipes.aerial_duel
+            };
             self.set_stamina(p);
-            let Some(d) = self.estimate(p, self.rules.pipes.aerial_duel).difficulty else { continue };
+            let Some(d) = self.estimate(p, pipe).diff() else { continue };
             let side = usize::from(self.state.players[p].team != t);
-            best[side] = Some(best[side].map_or(d, |b| b.min(d)));
-            if side == 0 && header.is_none_or(|(hd, _)| d < hd) {
+            best[side] = Some(best[side].map_or(d, |b: Difficulty| if d.real() < b.real() { d } else { b }));
+            if side == 0 && header.is_none_or(|(hd, _): (Difficulty, usize)| d.real() < hd.real()) {
                 header = Some((d, p));
             }
         }
         let win = match best {
             [None, _] => 0.0,
             [Some(_), None] => 1.0,
-            [Some(a), Some(b)] => self.rules.duels.win(a, b),
+            [Some(a), Some(b)] => self.rules.duels.win_of(a, b),
         };
         let keep = p_cross * win;
 
@@ -779,10 +910,10 @@ impl Match {
     /// at goal (`header`) from where the striker stands: summed over the strike's margins —
     /// whether it is on target, whether each defender on its line blocks it (with that margin's
     /// Q_INT), whether the keeper saves it (with that margin's placement).
-    fn strike_estimate(&mut self, c: usize, pipe: usize) -> (f64, f64) {
+    pub(super) fn strike_estimate(&mut self, c: usize, pipe: usize) -> (f64, f64) {
         let (res, target) = self.prepare_strike(c, pipe);
         let p_success = res.chance();
-        let Some(difficulty) = res.difficulty.filter(|_| res.possible) else { return (0.0, 0.0) };
+        let Some(difficulty) = res.diff().filter(|_| res.possible) else { return (0.0, 0.0) };
         let t = self.state.players[c].team;
         let s = self.rules.slots;
         let from = self.state.players[c].pos;
@@ -810,58 +941,69 @@ impl Match {
         sc.keeper.resize(self.rules.gk_placement.bins.len(), None);
         // Blockers' difficulties per distinct Q_INT: q_ints[entry], diffs[entry * n + i].
         let n = sc.blockers.len();
-        for total in spec.min_total()..=spec.max_total() {
-            let p = self.rules.rs.odds.exactly(total);
-            let margin = total as i32 - difficulty;
-            if self.rules.margins.shot(margin) == super::content::ShotOutcome::OffTarget {
-                continue;
-            }
-            let (_, _, q_int) = self.rules.margins.pass(margin);
-            let entry = match sc.q_ints.iter().position(|&q| q == q_int) {
-                Some(i) => i,
-                None => {
-                    for &(o, _) in &sc.blockers {
-                        self.set(o, s.q_int, q_int);
-                        sc.diffs.push(self.difficulty(o, self.rules.pipes.interception));
+        // A fractional difficulty (0.6) is rolled against each whole neighbour in proportion.
+        let whole = [(difficulty.d, 1.0 - difficulty.f), (difficulty.d + 1, difficulty.f)];
+        // The keeper's chance depends on the margin only through its placement bin, unless he
+        // must beat the margin itself.
+        let by_bin = self.rules.params.save_rule == 0.0;
+        for (d, weight) in whole.into_iter().filter(|&(_, w)| w > 0.0) {
+            for total in spec.min_total()..=spec.max_total() {
+                let p = self.rules.rs.odds.exactly(total);
+                let margin = total as i32 - d;
+                if self.rules.margins.shot(margin) == super::content::ShotOutcome::OffTarget {
+                    continue;
+                }
+                let (_, _, q_int) = self.rules.margins.pass(margin);
+                let entry = match sc.q_ints.iter().position(|&q| q == q_int) {
+                    Some(i) => i,
+                    None => {
+                        for &(o, _) in &sc.blockers {
+                            self.set(o, s.q_int, q_int);
+                            sc.diffs.push(self.difficulty(o, self.rules.pipes.interception));
+                        }
+                        sc.q_ints.push(q_int);
+                        sc.q_ints.len() - 1
                     }
-                    sc.q_ints.push(q_int);
-                    sc.q_ints.len() - 1
+                };
+                let odds = &self.rules.rs.odds;
+                let through: f64 = sc.diffs[entry * n..(entry + 1) * n]
+                    .iter()
+                    .map(|&bd| 1.0 - odds.chance_of(if compare { bd.plus(margin + 1) } else { bd }))
+                    .product();
+                let bin = self.rules.gk_placement.bin_index(margin as f64);
+                let beaten = match sc.keeper[bin].filter(|_| by_bin) {
+                    Some(b) => b,
+                    None => {
+                        self.set_scaled(keeper, s.shot_margin, margin as f64);
+                        let save = self.estimate(keeper, self.rules.pipes.save);
+                        // A keeper who cannot reach the shot does not save it.
+                        let b = match save.diff().filter(|_| save.possible) {
+                            Some(d) => self.beat_keeper(margin, d),
+                            None => 1.0,
+                        };
+                        sc.keeper[bin] = Some(b);
+                        b
+                    }
+                };
+                if weight == 1.0 {
+                    goal += p.as_f64() * through * beaten;
+                } else {
+                    goal += weight * p.as_f64() * through * beaten;
                 }
-            };
-            let odds = &self.rules.rs.odds;
-            let through: f64 = sc.diffs[entry * n..(entry + 1) * n]
-                .iter()
-                .map(|&bd| 1.0 - odds.chance(if compare { bd + margin + 1 } else { bd }))
-                .product();
-            let bin = self.rules.gk_placement.bin_index(margin as f64);
-            let beaten = match sc.keeper[bin] {
-                Some(b) => b,
-                None => {
-                    self.set_scaled(keeper, s.shot_margin, margin as f64);
-                    let save = self.estimate(keeper, self.rules.pipes.save);
-                    // A keeper who cannot reach the shot does not save it.
-                    let b = match save.difficulty.filter(|_| save.possible) {
-                        Some(d) => self.beat_keeper(margin, d),
-                        None => 1.0,
-                    };
-                    sc.keeper[bin] = Some(b);
-                    b
-                }
-            };
-            goal += p.as_f64() * through * beaten;
+            }
         }
         self.strike_scratch = sc;
         (p_success, goal)
     }
 
     /// Probability the keeper fails to save a shot with this margin, under the content's rule.
-    pub(super) fn beat_keeper(&self, shot_margin: i32, keeper_difficulty: i32) -> f64 {
+    pub(super) fn beat_keeper(&self, shot_margin: i32, keeper_difficulty: Difficulty) -> f64 {
         let odds = &self.rules.rs.odds;
         if self.rules.params.save_rule == 0.0 {
-            1.0 - odds.chance(keeper_difficulty)
+            1.0 - odds.chance_of(keeper_difficulty)
         } else {
             // The keeper must beat the shot's margin.
-            1.0 - odds.chance(keeper_difficulty + shot_margin + 1)
+            1.0 - odds.chance_of(keeper_difficulty.plus(shot_margin + 1))
         }
     }
 }
@@ -871,7 +1013,7 @@ impl Match {
 #[derive(Debug, Default)]
 pub(super) struct PassScratch {
     on_line: Vec<(usize, V2)>,
-    diffs: Vec<i32>,
+    diffs: Vec<Difficulty>,
     control: Vec<f64>,
 }
 
@@ -889,7 +1031,7 @@ impl PassScratch {
 pub(super) struct StrikeScratch {
     blockers: Vec<(usize, V2)>,
     q_ints: Vec<f64>,
-    diffs: Vec<i32>,
+    diffs: Vec<Difficulty>,
     keeper: Vec<Option<f64>>,
 }
 

@@ -83,6 +83,20 @@ impl Match {
         }
         let cross =
             action.filter(|(_, c)| c.kind == Kind::Cross).map(|(c, cand)| (self.state.players[*c].team, cand.dest));
+        // 0.6: runners attack the box while their carrier stands where he could cross.
+        let rules = self.rules.clone();
+        let content = rules.npc.cross.as_ref();
+        let box_run = match (cross, holder, content) {
+            (None, Some(c), Some(x)) if x.box_runs => {
+                let ct = self.state.players[c].team;
+                let cpos = self.state.players[c].pos;
+                let f = self.frame(ct, cpos);
+                let from_x = x.box_runs_from_x.unwrap_or(pr.cross_min_x);
+                let wide = (f.y - pitch.goal_y).abs() >= pr.cross_min_wide;
+                (f.x >= from_x && wide).then(|| (ct, self.cross_landing(ct, cpos)))
+            }
+            _ => None,
+        };
         // Support: the carrier's nearest outfield team-mates offer him angles ahead.
         let mut supporters = [usize::MAX; MAX_HELPERS];
         if let Some(c) = holder {
@@ -115,8 +129,35 @@ impl Match {
                 }
             }
         }
+        // 0.6: when the carrier has just beaten a defender, the beaten man's nearest team-mate
+        // steps across, goal-side of the carrier.
+        let cover = match (self.rules.since_0_6.cover_distance, holder) {
+            (Some(gap), Some(c)) => {
+                let round = self.state.round;
+                let ct = self.state.players[c].team;
+                let cpos = self.state.players[c].pos;
+                let beaten = self
+                    .opponents(ct)
+                    .find(|&o| matches!(self.state.players[o].beaten_by, Some((b, r)) if b == c && r + 1 >= round));
+                beaten.and_then(|b| {
+                    let coverer = self
+                        .opponents(ct)
+                        .filter(|&o| o != b && !pressers.contains(&o))
+                        .filter(|&o| self.state.players[o].line != Line::Goalkeeper)
+                        .min_by(|&x, &y| {
+                            let dx = self.state.players[x].pos.dist2(cpos);
+                            let dy = self.state.players[y].pos.dist2(cpos);
+                            dx.total_cmp(&dy).then(x.cmp(&y))
+                        })?;
+                    let t = 1 - ct;
+                    let cf = self.frame(t, cpos);
+                    Some((coverer, cf + (pitch.own_goal() - cf).unit() * gap))
+                })
+            }
+            _ => None,
+        };
         // The intended receiver of a pass waits for it where he is.
-        let receiver = action.filter(|(_, c)| c.kind == Kind::Pass).and_then(|(_, c)| c.other);
+        let receiver = action.filter(|(_, c)| matches!(c.kind, Kind::Pass | Kind::Throw)).and_then(|(_, c)| c.other);
         for p in 0..n {
             if Some(p) == holder || Some(p) == receiver {
                 self.targets[p] = self.state.players[p].pos;
@@ -125,7 +166,10 @@ impl Match {
             let t = self.state.players[p].team;
             let b = self.frame(t, self.state.ball);
             let attacking = self.state.possession == t;
-            let target = if pressers.contains(&p) {
+            let target = if let Some((_, spot)) = cover.filter(|&(q, _)| q == p) {
+                self.urgent[p] = true;
+                spot
+            } else if pressers.contains(&p) {
                 self.urgent[p] = true;
                 let c = holder.expect("pressers only with a holder");
                 // Moving together through the round, a presser tracks where the carrier is going.
@@ -155,19 +199,45 @@ impl Match {
             } else if chasers[t] == p {
                 self.urgent[p] = true;
                 b
-            } else if let Some((ct, landing)) = cross.filter(|_| self.state.players[p].line != Line::Goalkeeper) {
+            } else if let Some((ct, landing)) =
+                cross.or(box_run).filter(|_| self.state.players[p].line != Line::Goalkeeper)
+            {
                 let l = self.frame(t, landing);
                 let line = self.state.players[p].line;
-                if ct == t && matches!(line, Line::Attack | Line::Midfield) {
-                    self.urgent[p] = true;
+                let (runs, marks) = match content {
+                    Some(x) => (x.runners.contains(&line), x.markers.contains(&line)),
+                    None => (matches!(line, Line::Attack | Line::Midfield), line == Line::Defence),
+                };
+                // Once the cross is struck they sprint; while the carrier only could cross (box
+                // runs, 0.6) they make their runs at their own pace.
+                let struck = cross.is_some();
+                if ct == t && runs {
+                    self.urgent[p] = struck;
                     // Runners spread across the landing zone.
                     let lanes = (pr.cross_runner_lanes as usize).max(1);
                     let k = (self.state.players[p].slot % lanes) as f64 - (lanes - 1) as f64 / 2.0;
                     self.landing_runner_spot(t, landing, k)
-                } else if ct != t && line == Line::Defence {
-                    self.urgent[p] = true;
-                    // Between the landing point and the goal, goal side.
-                    l + (pitch.own_goal() - l).unit() * pr.mark_goal_side
+                } else if ct != t && marks {
+                    self.urgent[p] = struck;
+                    match content {
+                        // 0.6: goal-side of the runner nearest him (the runners spread, so do
+                        // their markers).
+                        Some(x) => {
+                            let me = self.state.players[p].pos;
+                            let runner = self
+                                .opponents(t)
+                                .filter(|&o| x.runners.contains(&self.state.players[o].line))
+                                .min_by(|&a, &b| {
+                                    let da = self.state.players[a].pos.dist2(me);
+                                    let db = self.state.players[b].pos.dist2(me);
+                                    da.total_cmp(&db).then(a.cmp(&b))
+                                });
+                            let r = runner.map_or(l, |o| self.frame(t, self.state.players[o].pos));
+                            r + (pitch.own_goal() - r).unit() * pr.mark_goal_side
+                        }
+                        // Between the landing point and the goal, goal side.
+                        None => l + (pitch.own_goal() - l).unit() * pr.mark_goal_side,
+                    }
                 } else {
                     self.shape_target(p, b, attacking, minute, &view[t])
                 }

@@ -8,8 +8,8 @@ use crate::sheet::Sheet;
 
 #[derive(Debug, thiserror::Error)]
 pub enum SetupError {
-    #[error("club '{club}' has {available} players; a match needs at least 11")]
-    TooFewPlayers { club: String, available: usize },
+    #[error("club '{club}' has {available} players; its formation needs at least {needed}")]
+    TooFewPlayers { club: String, available: usize, needed: usize },
     #[error("club '{club}' has no goalkeeper for formation {formation}")]
     NoGoalkeeper { club: String, formation: String },
     #[error("club '{club}': unknown formation '{formation}' (known: {known})")]
@@ -56,8 +56,13 @@ pub fn select(rules: &Rules, club: &Club, formation: Option<&str>) -> Result<Tea
             }
         }
     }
-    if club.squad.len() < 11 {
-        return Err(SetupError::TooFewPlayers { club: club.id.clone(), available: club.squad.len() });
+    // The formation says how many take the field.
+    if club.squad.len() < f.slots.len() {
+        return Err(SetupError::TooFewPlayers {
+            club: club.id.clone(),
+            available: club.squad.len(),
+            needed: f.slots.len(),
+        });
     }
     let mut shirts = std::collections::BTreeSet::new();
     for s in &club.squad {
@@ -65,7 +70,7 @@ pub fn select(rules: &Rules, club: &Club, formation: Option<&str>) -> Result<Tea
             return Err(SetupError::DuplicateShirt { club: club.id.clone(), shirt: s.shirt });
         }
     }
-    let line_of = |s: &Sheet| rules.roles.line_of(&s.role).map(Line::from_id);
+    let line_of = |s: &Sheet| rules.roles.line_of(&s.role).and_then(Line::from_id);
     let mut used = vec![false; club.squad.len()];
     let mut lineup = vec![usize::MAX; f.slots.len()];
     // Keepers first so an outfield slot never takes the only goalkeeper.
@@ -73,7 +78,7 @@ pub fn select(rules: &Rules, club: &Club, formation: Option<&str>) -> Result<Tea
     order.sort_by_key(|&i| rules.roles.line_of(&f.slots[i].role) != Some("goalkeeper"));
     for i in order {
         let slot = &f.slots[i];
-        let slot_line = rules.roles.line_of(&slot.role).map(Line::from_id);
+        let slot_line = rules.roles.line_of(&slot.role).and_then(Line::from_id);
         let best = club
             .squad
             .iter()
@@ -102,49 +107,74 @@ pub fn select(rules: &Rules, club: &Club, formation: Option<&str>) -> Result<Tea
             None if slot_line == Some(Line::Goalkeeper) => {
                 return Err(SetupError::NoGoalkeeper { club: club.id.clone(), formation: f.id.clone() });
             }
-            None => return Err(SetupError::TooFewPlayers { club: club.id.clone(), available: club.squad.len() }),
+            None => {
+                return Err(SetupError::TooFewPlayers {
+                    club: club.id.clone(),
+                    available: club.squad.len(),
+                    needed: f.slots.len(),
+                });
+            }
         }
     }
     let mut rest: Vec<usize> = (0..club.squad.len()).filter(|k| !used[*k]).collect();
     rest.sort_by_key(|&k| (std::cmp::Reverse(quality(&club.squad[k])), club.squad[k].shirt));
     let mut bench = Vec::new();
+    // A bench only where substitutions exist (0.6): before, it was named and never used.
+    let bench_size = if rules.substitutions.is_some() { rules.bench.size } else { 0 };
     let keepers: Vec<usize> =
         rest.iter().copied().filter(|&k| line_of(&club.squad[k]) == Some(Line::Goalkeeper)).collect();
-    bench.extend(keepers.iter().take(rules.bench.goalkeepers));
+    bench.extend(keepers.iter().take(rules.bench.goalkeepers.min(bench_size)));
     for k in rest {
-        if bench.len() >= rules.bench.size {
+        if bench.len() >= bench_size {
             break;
         }
         if !bench.contains(&k) {
             bench.push(k);
         }
     }
-    bench.truncate(rules.bench.size);
+    bench.truncate(bench_size);
     Ok(Team { club: club.clone(), formation: formation_index, lineup, bench, personality: club.personality })
 }
 
 /// Where a slot stands at kick-off, in the team's attacking frame: inside its own half.
 pub fn kickoff_spot(rules: &Rules, team: &Team, slot: usize) -> V2 {
     let s = &rules.formations[team.formation].slots[slot];
-    let half = rules.pitch.length / 2.0;
-    let max_x = rules.formations[team.formation].slots.iter().map(|s| s.x).fold(0.0, f64::max).max(1.0);
-    V2::new((s.x * (half - 1.0) / max_x).min(half - 1.0), s.y)
+    let line = rules.pitch.length / 2.0 - rules.params.kickoff_line_gap;
+    // The deepest-reaching slot stands at the line (a formation of all-zero x stays put).
+    let max_x = rules.formations[team.formation].slots.iter().map(|s| s.x).fold(0.0, f64::max).max(f64::MIN_POSITIVE);
+    V2::new((s.x * line / max_x).min(line), s.y)
 }
 
 /// The players of both teams, on their kick-off spots, facing the opponent's goal.
 pub fn players(rules: &Rules, teams: &[Team; 2]) -> Result<Vec<Player>, SetupError> {
     let mut out = Vec::with_capacity(22);
-    for (t, team) in teams.iter().enumerate() {
-        for (slot, &k) in team.lineup.iter().enumerate() {
+    for team in teams {
+        // A substitute must be able to come on: his sheet is checked now, not at the stoppage.
+        for &k in &team.bench {
             let sheet = &team.club.squad[k];
-            let inputs = sheet.values(&rules.rs).map_err(|e| SetupError::Sheet {
+            sheet.values(&rules.rs).map_err(|e| SetupError::Sheet {
                 club: team.club.id.clone(),
                 player: sheet.name.clone(),
                 pointer: e.pointer,
                 message: e.message,
             })?;
+        }
+    }
+    for (t, team) in teams.iter().enumerate() {
+        for (slot, &k) in team.lineup.iter().enumerate() {
+            let sheet = &team.club.squad[k];
+            let mut inputs = sheet.values(&rules.rs).map_err(|e| SetupError::Sheet {
+                club: team.club.id.clone(),
+                player: sheet.name.clone(),
+                pointer: e.pointer,
+                message: e.message,
+            })?;
+            if let Some(away) = rules.slots.away_side {
+                inputs.set(away, t as f64);
+            }
             let role = &rules.formations[team.formation].slots[slot].role;
-            let line = rules.roles.line_of(role).map(Line::from_id).unwrap_or(Line::Midfield);
+            // Every formation role's line is checked when the revision loads.
+            let line = rules.roles.line_of(role).and_then(Line::from_id).expect("checked by Rules::new");
             out.push(Player {
                 team: t,
                 sheet: k,

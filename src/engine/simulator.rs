@@ -23,7 +23,7 @@ fn metric(id: &str, pt: &str, en: &str, kind: Kind, scale: u64, format: Format) 
 }
 
 /// Observation slots, in the order `metrics` declares them.
-const METRICS: usize = 20;
+const METRICS: usize = 34;
 
 impl Simulator for MatchSimulator {
     type Rules = Arc<Rules>;
@@ -78,6 +78,23 @@ impl Simulator for MatchSimulator {
             metric("home_possession", "posse do mandante", "home possession", Ratio, 1, Percent),
             metric("distance_km_per_team", "distância por time (km)", "distance per team (km)", Mean, 1000, Number),
             metric("mean_stamina_full_time", "stamina média no fim", "mean stamina at full time", Mean, 100, Number),
+            metric("saves_per_match", "defesas por partida", "saves per match", Mean, 1, Number),
+            metric(
+                "cross_completion",
+                "cruzamentos que acham um companheiro",
+                "crosses reaching a team-mate",
+                Ratio,
+                1,
+                Percent,
+            ),
+            metric("take_ons_per_match", "dribles tentados por partida", "take-ons per match", Mean, 1, Number),
+            metric("dribble_success", "dribles vencidos", "take-ons won", Ratio, 1, Percent),
+            metric("corners_per_match", "escanteios por partida", "corners per match", Mean, 1, Number),
+            metric("penalties_per_match", "pênaltis por partida", "penalties per match", Mean, 1, Number),
+            metric("penalty_conversion", "pênaltis convertidos", "penalties scored", Ratio, 1, Percent),
+            metric("home_shots_share", "finalizações do mandante", "home share of shots", Ratio, 1, Percent),
+            metric("home_goals_per_match", "gols do mandante por partida", "home goals per match", Mean, 1, Number),
+            metric("away_goals_per_match", "gols do visitante por partida", "away goals per match", Mean, 1, Number),
         ];
         debug_assert_eq!(crate::lab::slots(&m), METRICS);
         m
@@ -121,6 +138,20 @@ impl Simulator for MatchSimulator {
             hr + ar,
             ((h.distance_km + a.distance_km) * 500.0).round() as i64,
             ((h.mean_stamina + a.mean_stamina) * 50.0).round() as i64,
+            sum(|s| s.saves),
+            sum(|s| s.crosses_completed),
+            sum(|s| s.crosses),
+            sum(|s| s.take_ons),
+            sum(|s| s.take_ons_won),
+            sum(|s| s.take_ons),
+            sum(|s| s.corners),
+            sum(|s| s.penalties),
+            sum(|s| s.penalty_goals),
+            sum(|s| s.penalties),
+            h.shots as i64,
+            shots,
+            h.goals as i64,
+            a.goals as i64,
         ];
         out[..METRICS].copy_from_slice(&values);
         Ok(())

@@ -14,12 +14,24 @@ pub enum Line {
 }
 
 impl Line {
-    pub fn from_id(id: &str) -> Line {
+    /// The engine's line for a content line id; `None` for a line the engine does not know (a
+    /// revision naming one is refused when it loads).
+    pub fn from_id(id: &str) -> Option<Line> {
         match id {
-            "goalkeeper" => Line::Goalkeeper,
-            "defence" => Line::Defence,
-            "attack" => Line::Attack,
-            _ => Line::Midfield,
+            "goalkeeper" => Some(Line::Goalkeeper),
+            "defence" => Some(Line::Defence),
+            "midfield" => Some(Line::Midfield),
+            "attack" => Some(Line::Attack),
+            _ => None,
+        }
+    }
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Line::Goalkeeper => "goalkeeper",
+            Line::Defence => "defence",
+            Line::Midfield => "midfield",
+            Line::Attack => "attack",
         }
     }
 }
@@ -63,6 +75,8 @@ pub enum RestartKind {
     Corner,
     FreeKick,
     Penalty,
+    /// 0.6: after impeding (a foul content tags `indirect`): no shot straight at goal.
+    IndirectFreeKick,
 }
 
 impl RestartKind {
@@ -74,6 +88,7 @@ impl RestartKind {
             RestartKind::Corner => "corner",
             RestartKind::FreeKick => "free_kick",
             RestartKind::Penalty => "penalty",
+            RestartKind::IndirectFreeKick => "indirect_free_kick",
         }
     }
 }

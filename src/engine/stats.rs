@@ -12,6 +12,7 @@ pub struct TeamStats {
     pub passes: u32,
     pub passes_completed: u32,
     pub crosses: u32,
+    /// Duels of a carrier on the move (a take-on or a tackle while carrying), won or lost.
     pub dribbles_won: u32,
     pub dribbles_lost: u32,
     pub tackles: u32,
@@ -23,9 +24,41 @@ pub struct TeamStats {
     pub possession: f64,
     pub distance_km: f64,
     pub mean_stamina: f64,
+    /// Crosses (and set-piece deliveries) won in the air by a team-mate.
+    #[serde(default)]
+    pub crosses_completed: u32,
+    /// Take-ons: a carrier choosing to beat the man ahead (a `dribble` intent), and those won.
+    #[serde(default)]
+    pub take_ons: u32,
+    #[serde(default)]
+    pub take_ons_won: u32,
+    /// Restarts awarded to this side.
+    #[serde(default)]
+    pub corners: u32,
+    #[serde(default)]
+    pub free_kicks: u32,
+    #[serde(default)]
+    pub penalties: u32,
+    #[serde(default)]
+    pub penalty_goals: u32,
+    #[serde(default)]
+    pub substitutions: u32,
 }
 
 impl TeamStats {
+    /// Statistics engine 0.5.3 added. Run records written by older engines do not have them, so
+    /// a replay compares them only for records that do.
+    pub const ADDED_IN_0_5_3: &[&str] = &[
+        "crosses_completed",
+        "take_ons",
+        "take_ons_won",
+        "corners",
+        "free_kicks",
+        "penalties",
+        "penalty_goals",
+        "substitutions",
+    ];
+
     pub fn pass_completion(&self) -> f64 {
         if self.passes == 0 { 0.0 } else { self.passes_completed as f64 / self.passes as f64 }
     }

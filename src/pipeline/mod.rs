@@ -9,7 +9,7 @@ mod explain;
 
 pub use explain::{ContributionView, Explanation, InputView};
 
-use crate::dice::{Dice, Probability};
+use crate::dice::{Dice, Difficulty, Probability};
 use crate::expr::{Frame, round};
 use crate::ruleset::{Inputs, MAX_LOCALS, Op, Pipeline};
 
@@ -20,9 +20,17 @@ pub struct Resolution {
     pub value: f64,
     /// Before the clamp: base with every modifier applied.
     pub raw: f64,
-    /// `None` for derived values.
+    /// `None` for derived values. With fractional values (0.6) the lower of the two whole
+    /// difficulties the test is rolled against (see `fraction`).
     pub difficulty: Option<i32>,
+    /// The share of rolls made against `difficulty + 1` (0 for whole values: every revision
+    /// before 0.6).
+    pub fraction: f64,
+    /// The exact odds at `difficulty` (at the lower difficulty when `fraction` > 0; `chance`
+    /// mixes both).
     pub probability: Option<Probability>,
+    /// The exact odds at `difficulty + 1`, when `fraction` > 0.
+    pub probability_above: Option<Probability>,
     /// False when a `requires` clause fails (e.g. the target is out of range).
     pub possible: bool,
     /// The first failed requirement, by index.
@@ -37,20 +45,36 @@ impl Resolution {
     /// Success probability as a float, 0 when impossible or not an action.
     pub fn chance(&self) -> f64 {
         match (self.possible, self.probability) {
-            (true, Some(p)) => p.as_f64(),
+            (true, Some(p)) if self.fraction == 0.0 => p.as_f64(),
+            (true, Some(p)) => {
+                let hi = self.probability_above.map_or(0.0, |q| q.as_f64());
+                (1.0 - self.fraction) * p.as_f64() + self.fraction * hi
+            }
             _ => 0.0,
         }
     }
 
-    /// Rolls the dice against the difficulty.
+    /// The difficulty as the engine's estimates read it (whole part and fraction).
+    pub fn diff(&self) -> Option<Difficulty> {
+        self.difficulty.map(|d| Difficulty { d, f: self.fraction })
+    }
+
+    /// Rolls the dice against the difficulty (with a fraction, first which of the two).
     pub fn roll(&self, dice: &mut Dice, pipeline: &Pipeline) -> Roll {
         let total = dice.roll(pipeline.odds.spec());
+        if self.fraction > 0.0 && dice.unit() < self.fraction {
+            return self.against(total, self.difficulty.unwrap_or(0) + 1);
+        }
         self.with_total(total)
     }
 
-    /// The margin a given dice total gives (for `--roll N` and tests).
+    /// The margin a given dice total gives (for `--roll N` and tests); with a fraction, against
+    /// the lower difficulty.
     pub fn with_total(&self, total: u32) -> Roll {
-        let difficulty = self.difficulty.unwrap_or(0);
+        self.against(total, self.difficulty.unwrap_or(0))
+    }
+
+    fn against(&self, total: u32, difficulty: i32) -> Roll {
         let margin = total as i32 - difficulty;
         Roll { total, margin, success: self.possible && margin >= 0 }
     }
@@ -257,12 +281,25 @@ impl Pipeline {
             trace.push(Entry { part: Part::Clamp, amount: value - raw, input: None, after: value });
         }
         locals[self.value_local] = value;
-        let difficulty = self.difficulty.as_ref().map(|d| {
+        let (mut difficulty, mut fraction, mut probability_above) = (None, 0.0, None);
+        if let Some(d) = self.difficulty.as_ref() {
             let x = d.eval(&Frame { inputs: iv, locals });
             check(x, Part::Difficulty);
-            round(x) as i32
-        });
+            if self.fractional {
+                // A hair from a whole number is that number (as `round` treats decimals).
+                let near = x.round();
+                let x = if (x - near).abs() < 1e-9 { near } else { x };
+                let whole = x.floor();
+                difficulty = Some(whole as i32);
+                fraction = x - whole;
+                if fraction > 0.0 {
+                    probability_above = Some(self.odds.success((whole as i32).saturating_add(1)));
+                }
+            } else {
+                difficulty = Some(round(x) as i32);
+            }
+        }
         let probability = difficulty.map(|d| self.odds.success(d));
-        Resolution { value, raw, difficulty, probability, possible, blocked_by, nonfinite }
+        Resolution { value, raw, difficulty, fraction, probability, probability_above, possible, blocked_by, nonfinite }
     }
 }

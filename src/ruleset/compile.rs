@@ -221,7 +221,12 @@ fn compile_partial_with(rev: &Revision, domains: Policy) -> (Option<Ruleset>, Ve
             }
             (
                 String::new(),
-                ResolutionDoc { dice: crate::dice::DiceSpec::D3D6, clamp: [3.0, 17.0], difficulty: "0".into() },
+                ResolutionDoc {
+                    dice: crate::dice::DiceSpec::D3D6,
+                    clamp: [3.0, 17.0],
+                    difficulty: "0".into(),
+                    fractional: false,
+                },
             )
         }
     };
@@ -1061,6 +1066,7 @@ fn compile_pipeline(
         modifiers,
         clamp,
         difficulty,
+        fractional: ctx.res.fractional,
         difficulty_source: format!("{}#/resolution/difficulty", ctx.res_file),
         value_local,
         running_local,

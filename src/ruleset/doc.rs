@@ -151,6 +151,10 @@ pub struct ResolutionDoc {
     pub dice: DiceSpec,
     pub clamp: [f64; 2],
     pub difficulty: String,
+    /// 0.6: values and difficulties are not rounded; a difficulty between two whole numbers is
+    /// rolled against each in proportion (`dice::Difficulty`).
+    #[serde(default)]
+    pub fractional: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]

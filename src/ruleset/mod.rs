@@ -161,6 +161,8 @@ pub struct Pipeline {
     pub modifiers: Vec<Stage>,
     pub clamp: Option<(f64, f64)>,
     pub difficulty: Option<Compiled>,
+    /// Whether the difficulty is played as it comes (fractional, 0.6) or rounded (0.5).
+    pub fractional: bool,
     /// `file#pointer` of the difficulty expression (the resolution defaults').
     pub difficulty_source: String,
     pub value_local: usize,

@@ -346,8 +346,19 @@ fn compare_outcome(m: &Match, record: &RunRecord) -> Option<Replay> {
             at: format!("{:?} recorded, {:?} replayed", record.score, m.score()),
         });
     }
+    // Statistics an engine added after the record was written are not in it.
+    let older = semver::Version::parse(&record.engine_version).map_or(true, |v| v < semver::Version::new(0, 5, 3));
+    let stats = |s: &TeamStats| {
+        let mut v = json(s);
+        if older && let Some(o) = v.as_object_mut() {
+            for k in TeamStats::ADDED_IN_0_5_3 {
+                o.remove(*k);
+            }
+        }
+        v
+    };
     for (t, (a, b)) in record.stats.iter().zip(m.stats().iter()).enumerate() {
-        if json(a) != json(b) {
+        if stats(a) != stats(b) {
             return Some(Replay::RecordEdited { part: "stats", at: format!("the {} side's", side_name(t)) });
         }
     }
