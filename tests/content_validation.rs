@@ -97,15 +97,15 @@ fn malformed_json_is_named_and_a_command_on_it_is_refused() {
 #[test]
 fn a_revision_for_another_engine_is_refused_naming_both_versions() {
     let (_tmp, content) = content_copy();
-    let draft = draft_copy(&content, "0.5.0", "0.6.0");
+    let draft = draft_copy(&content, "0.5.0", "0.8.0");
     edit_json(&draft.join("manifest.json"), |m| {
-        m["engine"] = json!(">=0.6.0, <0.7.0");
+        m["engine"] = json!(">=0.8.0, <0.9.0");
     });
-    let r = run(&["resolve", "pass", "--revision", "0.6.0", "--content", content.to_str().unwrap()]);
+    let r = run(&["resolve", "pass", "--revision", "0.8.0", "--content", content.to_str().unwrap()]);
     assert_eq!(r.status.code(), Some(2));
     let err = stderr(&r);
     assert!(
-        err.contains("requires engine >=0.6.0, <0.7.0")
+        err.contains("requires engine >=0.8.0, <0.9.0")
             && err.contains(&format!("this is engine {}", env!("CARGO_PKG_VERSION"))),
         "{err}"
     );

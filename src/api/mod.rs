@@ -99,11 +99,11 @@ pub fn serve(catalog: Catalog, bind: SocketAddr, db: &std::path::Path) -> Result
         let listener =
             tokio::net::TcpListener::bind(bind).await.map_err(|e| format!("cannot listen on {bind}: {e}"))?;
         let addr = listener.local_addr().map_err(|e| e.to_string())?;
-        println!("listening on http://{addr}/  (run store {})", db.display());
+        let battlefield = if space.is_some() { ", Space Football at /space/" } else { "" };
+        println!("listening on http://{addr}/  (run store {}{battlefield})", db.display());
         let mut app = app(default_areas(runs));
         if let Some(rules) = space {
             app = crate::space_web::router(rules).merge(app);
-            println!("Space Football's battlefield: http://{addr}/space/");
         }
         axum::serve(listener, app)
             .with_graceful_shutdown(async {
