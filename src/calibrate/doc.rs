@@ -171,10 +171,11 @@ pub struct SameSeed {
     pub hash: String,
 }
 
+/// A fixture's ranges: metric id and [low, high], in the document's order.
+pub type Ranges = Vec<(String, [f64; 2])>;
+
 /// Ranges keep the order the document gives them (a report reads like the document).
-fn ordered_ranges<'de, D: serde::Deserializer<'de>>(
-    d: D,
-) -> Result<BTreeMap<String, Vec<(String, [f64; 2])>>, D::Error> {
+fn ordered_ranges<'de, D: serde::Deserializer<'de>>(d: D) -> Result<BTreeMap<String, Ranges>, D::Error> {
     let raw: BTreeMap<String, serde_json::Map<String, serde_json::Value>> = Deserialize::deserialize(d)?;
     raw.into_iter()
         .map(|(name, set)| {

@@ -156,7 +156,7 @@ pub fn run(
 ) -> Result<Vec<Check>, String> {
     let _ = catalog;
     let rev = &rules.rs.revision;
-    let mut fixtures: Vec<(Fixture, Vec<(String, [f64; 2])>)> = Vec::new();
+    let mut fixtures: Vec<(Fixture, super::doc::Ranges)> = Vec::new();
     for f in &t.fixtures {
         fixtures.push((f.clone(), t.ranges[&f.ranges].clone()));
     }

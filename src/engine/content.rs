@@ -956,9 +956,8 @@ impl Rules {
             crate::sheet::Roles::from_revision(&r.revision).map_err(ContentError::Invalid)?.ok_or_else(|| {
                 ContentError::NoDocument { revision: r.label(), what: "playing roles", schema: "roles.schema.json" }
             })?;
-        let optional = |id: &Option<String>| -> Result<Option<usize>, ContentError> {
-            id.as_ref().map(|id| p(id)).transpose().map_err(Into::into)
-        };
+        let optional =
+            |id: &Option<String>| -> Result<Option<usize>, ContentError> { id.as_ref().map(|id| p(id)).transpose() };
         let pipes = Pipes {
             control: p("control")?,
             pass: p("pass")?,

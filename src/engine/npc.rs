@@ -758,7 +758,8 @@ impl Match {
         let (built, built_mixed);
         // A whole difficulty has one plan; a fractional one (0.6) both neighbours' margins, in
         // proportion, over one list of pairs.
-        let (q_ints, q_recs, parts): (&[f64], &[f64], [(&[(i32, f64, usize)], f64); 2]) = if difficulty.f == 0.0 {
+        type Plans<'a> = (&'a [f64], &'a [f64], [(&'a [(i32, f64, usize)], f64); 2]);
+        let (q_ints, q_recs, parts): Plans = if difficulty.f == 0.0 {
             let plan = match rules.pass_plans.get(difficulty.d) {
                 Some(plan) => plan,
                 None => {

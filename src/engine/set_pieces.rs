@@ -286,7 +286,7 @@ pub fn resolve(rs: &Ruleset) -> Result<Option<SetPieces>, ContentError> {
         ("/free_kick/wall_spacing", doc.free_kick.wall_spacing),
         ("/throw_in/range", doc.throw_in.range),
     ] {
-        if !(v > 0.0) {
+        if v.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
             return Err(invalid(at, format!("must be positive (is {v})")));
         }
     }

@@ -123,7 +123,9 @@ pub fn play(rules: Arc<Rules>, clubs: &[Club], seed: u64) -> Result<Season, Seas
     let rounds = schedule(clubs.len());
     let jobs: Vec<(usize, usize, usize)> =
         rounds.iter().enumerate().flat_map(|(r, ms)| ms.iter().map(move |&(h, a)| (r, h, a))).collect();
-    let played: Vec<(usize, usize, usize, u64, [u32; 2], Vec<(usize, u32)>)> = jobs
+    // (round, home, away, hash, score, per-player figures)
+    type Played = (usize, usize, usize, u64, [u32; 2], Vec<(usize, u32)>);
+    let played: Vec<Played> = jobs
         .par_iter()
         .map(|&(r, h, a)| {
             let s = fixture_seed(seed, r, &clubs[h].id, &clubs[a].id);
