@@ -3,10 +3,10 @@
 //! goal, rebound, loose ball, restart.
 
 use super::Match;
+use super::candidate::{Candidate, Kind};
 use super::content::{ControlOutcome, DuelOutcome, FoulCall, PassOutcome, SaveOutcome, ShotOutcome};
 use super::events::EventKind;
 use super::geometry::V2;
-use super::npc::{Candidate, Kind};
 use super::set_pieces::Taker;
 use super::state::{Ball, Line, Restart, RestartKind};
 use crate::pipeline::Resolution;
@@ -766,7 +766,7 @@ impl Match {
                     Some(sp) => self.zones_centre(sp, t, r.spot),
                     None => self.cross_landing(t, r.spot),
                 };
-                let cross = super::npc::Candidate::aimed(Kind::Cross, landing);
+                let cross = super::candidate::Candidate::aimed(Kind::Cross, landing);
                 self.compute_targets(Some(&(taker, cross)));
             } else {
                 self.compute_targets(None);

@@ -453,8 +453,8 @@ pub struct KindBias {
 }
 
 impl KindBias {
-    pub fn of(&self, k: super::npc::Kind) -> f64 {
-        use super::npc::Kind;
+    pub fn of(&self, k: super::candidate::Kind) -> f64 {
+        use super::candidate::Kind;
         match k {
             Kind::Carry => self.carry,
             Kind::Pass => self.pass,

@@ -8,7 +8,9 @@
 
 mod actions;
 mod bench;
+pub mod candidate;
 pub mod content;
+mod estimate;
 pub mod events;
 pub mod geometry;
 mod legacy;
@@ -24,9 +26,9 @@ pub mod state;
 pub mod stats;
 
 pub use crate::pipeline::NonFinite;
+pub use candidate::{Candidate, Intent, Kind, Target};
 pub use content::{ContentError, Rules};
 pub use events::{Event, EventKind, Who};
-pub use npc::{Candidate, Intent, Kind, Target};
 pub use setup::{SetupError, Team};
 pub use simulator::MatchSimulator;
 pub use stats::TeamStats;
@@ -127,8 +129,8 @@ pub struct Match {
     /// Duel difficulties computed this round: (carrier, defender, moving, difficulties).
     duel_cache: Vec<(usize, usize, bool, (Difficulty, Difficulty))>,
     /// Buffers the pass estimates reuse (a decision makes ~10), so estimating allocates nothing.
-    pass_scratch: npc::PassScratch,
-    strike_scratch: npc::StrikeScratch,
+    pass_scratch: estimate::PassScratch,
+    strike_scratch: estimate::StrikeScratch,
     /// Positioning's buffers: the nearest candidates to press or support, each side's view of
     /// its opponents.
     near_scratch: Vec<(f64, usize)>,
@@ -210,8 +212,8 @@ impl Match {
             positioned_for: None,
             penalty_kick: false,
             duel_cache: Vec::with_capacity(16),
-            pass_scratch: npc::PassScratch::default(),
-            strike_scratch: npc::StrikeScratch::default(),
+            pass_scratch: estimate::PassScratch::default(),
+            strike_scratch: estimate::StrikeScratch::default(),
             near_scratch: Vec::with_capacity(n),
             view_scratch: [Vec::with_capacity(n), Vec::with_capacity(n)],
             sides,

@@ -3,9 +3,9 @@
 //! positioning test that decides how well each player reads his destination.
 
 use super::Match;
+use super::candidate::{Candidate, Kind};
 use super::content::MAX_HELPERS;
 use super::geometry::{V2, sqrt_le};
-use super::npc::{Candidate, Kind};
 use super::state::{Ball, Line};
 
 impl Match {

@@ -320,7 +320,7 @@ pub fn zone_point(zone: &Zone, from: V2, pitch: &super::geometry::Pitch) -> V2 {
 // ---- taking set pieces ----
 
 use super::Match;
-use super::npc::{Kind, Target};
+use super::candidate::{Kind, Target};
 use super::state::Line;
 
 impl Match {
