@@ -248,7 +248,7 @@ impl Match {
         let p_cross = self.estimate(c, pipe).chance();
         // The best header of each side within reach of the landing point after this round's runs.
         let t = self.state.players[c].team;
-        let radius = self.rules.params.aerial_radius;
+        let radius = self.rules.params.aerial_contest_radius;
         // The easiest header (lowest difficulty) of each side.
         let mut best: [Option<Difficulty>; 2] = [None, None];
         let mut header: Option<(Difficulty, usize)> = None;

@@ -42,6 +42,11 @@ use serde::{Deserialize, Serialize};
 use state::{Ball, Line, State};
 use std::sync::Arc;
 
+/// Rounds to hundredths, as events and the decision log write minutes and positions.
+pub fn round2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
     #[error(transparent)]
@@ -517,7 +522,7 @@ impl Match {
 
     fn event(&mut self, kind: EventKind) {
         let minute = self.state.minute(self.rules.clock.half_seconds);
-        self.events.push(Event { round: self.state.round, minute: (minute * 100.0).round() / 100.0, kind });
+        self.events.push(Event { round: self.state.round, minute: round2(minute), kind });
     }
 
     fn who(&self, p: usize) -> Who {

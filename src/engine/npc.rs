@@ -155,7 +155,9 @@ impl Match {
             .opponents(t)
             .filter(|&o| self.state.players[o].line != Line::Goalkeeper)
             .map(|o| (o, self.frame(t, self.state.players[o].pos)))
-            .filter(|(_, of)| of.dist(cf) <= pr.dribble_trigger && angle_between(to_goal, *of - cf) <= pr.dribble_cone)
+            .filter(|(_, of)| {
+                of.dist(cf) <= pr.dribble_trigger_distance && angle_between(to_goal, *of - cf) <= pr.dribble_cone
+            })
             .min_by(|a, b| a.1.dist(cf).total_cmp(&b.1.dist(cf)).then(a.0.cmp(&b.0)));
         if let Some((o, of)) = ahead {
             let beyond_f = of + (of - cf).unit() * pr.dribble_beyond;
@@ -400,10 +402,10 @@ impl Match {
             },
             player_id,
             match_state_summary: StateSummary {
-                minute: (self.state.minute(self.rules.clock.half_seconds) * 100.0).round() / 100.0,
+                minute: super::round2(self.state.minute(self.rules.clock.half_seconds)),
                 score: self.state.score,
                 goal_diff: self.state.score[t] as i32 - self.state.score[1 - t] as i32,
-                ball: [(bf.x * 100.0).round() / 100.0, (bf.y * 100.0).round() / 100.0],
+                ball: [super::round2(bf.x), super::round2(bf.y)],
                 phase: self.phase(bf.x),
             },
             candidate_actions: self
