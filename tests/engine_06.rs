@@ -358,7 +358,7 @@ fn the_home_crowd_presses_the_away_side_and_can_be_switched_off() {
 // ---- fouls ----
 
 /// A defender who wins the ball outside his box by going through the man gives a free kick, and
-/// no tackle is counted (tackle_foul_share): at a share of 1 nearly every tackle of the match
+/// no tackle is counted (tackle_foul_share): at a share of 1 every tackle outside the boxes
 /// becomes a foul; at 0 the same match keeps its tackles.
 #[test]
 fn a_defender_who_goes_through_the_man_gives_a_free_kick_not_a_tackle() {
@@ -374,7 +374,8 @@ fn a_defender_who_goes_through_the_man_gives_a_free_kick_not_a_tackle() {
     };
     let ((clean_tackles, clean_fouls), (rough_tackles, rough_fouls)) = (play(0.0), play(1.0));
     assert!(clean_tackles >= 20, "at a share of 0 the defenders tackle: {clean_tackles}");
-    assert!(rough_tackles * 4 < clean_tackles, "tackles {rough_tackles} at a share of 1, {clean_tackles} at 0");
+    // Duels won inside a defender's own box stay tackles (no penalty for a clean-looking win).
+    assert!(rough_tackles * 2 < clean_tackles, "tackles {rough_tackles} at a share of 1, {clean_tackles} at 0");
     assert!(rough_fouls > clean_fouls + 10, "fouls {rough_fouls} at a share of 1, {clean_fouls} at 0");
 }
 

@@ -57,7 +57,7 @@ fn publishing_over_a_published_revision_is_refused_and_writes_nothing() {
 fn an_invalid_draft_is_not_published() {
     let (_tmp, content) = content_copy();
     let dir = draft(&content, "0.6.9");
-    edit_json(&dir.join("modifiers.json"), |m| m["modifiers"][0]["input"] = json!("controle"));
+    edit_json(&dir.join("modifiers.json"), |m| m["modifiers"][0]["expr"] = json!("controle"));
     let before = tree_state(&content);
     let o = run(&["publish", "microfut", "0.6.9", "--content", content.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
