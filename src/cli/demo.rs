@@ -21,6 +21,24 @@ fn sets(pairs: &[(&str, f64)]) -> Vec<(String, f64)> {
     pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect()
 }
 
+/// The worked examples name the part of the sheet the 0.5 document's tests read; a later
+/// revision may read more of it (0.6's home crowd reads willpower, derived from iq). Such values
+/// are given at the middle of the scale, and only to a pipeline that reads them, so every value
+/// the demo passes is one the resolution uses (`resolve` refuses unused ones).
+fn completed(rs: &crate::ruleset::Ruleset, pipeline: &str, example: &[(&str, f64)]) -> Vec<(String, f64)> {
+    const REST_OF_SHEET: [(&str, f64); 1] = [("iq", 10.0)];
+    let mut given = sets(example);
+    if let Some(p) = rs.pipeline(pipeline) {
+        for (name, value) in REST_OF_SHEET {
+            let extra = vec![(name.to_string(), value)];
+            if !given.iter().any(|(k, _)| k == name) && rs.unused(p, &extra).is_none() {
+                given.extend(extra);
+            }
+        }
+    }
+    given
+}
+
 pub fn run(content: Option<&Path>, args: DemoArgs) -> CliResult {
     let catalog = load_catalog(content)?;
     let rs = super::content::microfut_ruleset(&catalog, args.revision.as_deref())?;
@@ -28,31 +46,39 @@ pub fn run(content: Option<&Path>, args: DemoArgs) -> CliResult {
 
     outln!("1. Pass of 18 m (rules document, worked example): DX 14, Passe 15, Domínio 13, ST 11, Chute 12,");
     outln!("   favourable orientation (30°), nearest opponent at 4 m; the dice show 12.\n");
-    let pass = sets(&[
-        ("dx", 14.0),
-        ("passing", 15.0),
-        ("control", 13.0),
-        ("st", 11.0),
-        ("kicking", 12.0),
-        ("distance", 18.0),
-        ("orientation", 30.0),
-        ("nearest_opponent", 4.0),
-    ]);
+    let pass = completed(
+        &rs,
+        "pass",
+        &[
+            ("dx", 14.0),
+            ("passing", 15.0),
+            ("control", 13.0),
+            ("st", 11.0),
+            ("kicking", 12.0),
+            ("distance", 18.0),
+            ("orientation", 30.0),
+            ("nearest_opponent", 4.0),
+        ],
+    );
     out!("{}", render::human(&evaluate(&rs, "pass", &pass, Some(12), None)?, args.lang));
 
     outln!("\n2. Face-to-face finish: 9 m, central, free (nearest opponent 10 m), DX 15, Finalização 16,");
     outln!("   Domínio 14, ST 13, Chute 15; the value saturates at the clamp; the dice show 10.\n");
-    let shot = sets(&[
-        ("dx", 15.0),
-        ("finishing", 16.0),
-        ("control", 14.0),
-        ("st", 13.0),
-        ("kicking", 15.0),
-        ("distance", 9.0),
-        ("angle", 0.0),
-        ("orientation", 0.0),
-        ("nearest_opponent", 10.0),
-    ]);
+    let shot = completed(
+        &rs,
+        "finishing",
+        &[
+            ("dx", 15.0),
+            ("finishing", 16.0),
+            ("control", 14.0),
+            ("st", 13.0),
+            ("kicking", 15.0),
+            ("distance", 9.0),
+            ("angle", 0.0),
+            ("orientation", 0.0),
+            ("nearest_opponent", 10.0),
+        ],
+    );
     out!("{}", render::human(&evaluate(&rs, "finishing", &shot, Some(10), None)?, args.lang));
 
     let p = Odds::new(DiceSpec::D3D6).success(8);
