@@ -153,6 +153,18 @@ impl Match {
                     call => self.foul(o, c, call == FoulCall::Indirect),
                 }
             }
+            // 0.6: outside his own box, a share of the duels a defender wins are fouls — he
+            // went through the man; the carrier's side has a free kick and no tackle is counted.
+            DuelOutcome::Loose | DuelOutcome::Steal
+                if self.rules.since_0_6.tackle_foul_share.is_some_and(|s| {
+                    !self.rules.pitch.in_own_box(self.frame(1 - t, self.state.players[c].pos)) && self.dice.unit() < s
+                }) =>
+            {
+                if moving {
+                    self.stats[t].dribbles_lost += 1;
+                }
+                self.foul(o, c, false);
+            }
             DuelOutcome::Loose => {
                 if moving {
                     self.stats[t].dribbles_lost += 1;

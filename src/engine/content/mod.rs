@@ -280,6 +280,9 @@ pub struct Since06 {
     pub foul_on_difference: bool,
     /// The share of the contacts the foul check calls that the referee gives (the rest play on).
     pub foul_share: Option<f64>,
+    /// The share of the duels a defender wins outside his own box that the referee calls as a
+    /// foul (he went through the man): a free kick for the carrier's side, not a tackle.
+    pub tackle_foul_share: Option<f64>,
 }
 
 /// The most players positioning sends to press the carrier, or to support him.
@@ -746,6 +749,7 @@ impl Rules {
             cover_distance: r.param("cover_distance"),
             foul_on_difference: r.param("foul_on_difference").is_some_and(|v| v != 0.0),
             foul_share: share("foul_share")?,
+            tackle_foul_share: share("tackle_foul_share")?,
         };
         let club_personality =
             crate::club::ClubRules::from_revision(&r.revision).ok().flatten().map(|c| c.personality.scale);
