@@ -419,7 +419,7 @@ impl Rules {
             free_kick: n("restart_free_kick")?,
             kickoff_after_goal: n("restart_kickoff_after_goal")?,
         };
-        let params = Params::load(&n, &n_or_in_code)?;
+        let params = Params::load(n, n_or_in_code)?;
         let pitch = Pitch {
             length: n("pitch_length")?,
             width: n("pitch_width")?,
