@@ -71,7 +71,8 @@ impl Server {
         self.post(&format!("/api/v1/effects/journeys/{id}/commands"), body, token.as_deref()).await
     }
     async fn autoplay(&self, id: &str, token: &str, until: &str) -> Value {
-        let r = self.post(&format!("/api/v1/effects/journeys/{id}/autoplay"), json!({ "until": until }), Some(token)).await;
+        let r =
+            self.post(&format!("/api/v1/effects/journeys/{id}/autoplay"), json!({ "until": until }), Some(token)).await;
         assert_eq!(r.status, StatusCode::OK, "{}", r.body);
         r.body
     }
@@ -109,7 +110,13 @@ fn assert_read_shape(read: &Value) {
         assert!(a["displayName"]["en"].is_string() && a["displayName"]["pt-BR"].is_string());
         assert!(a["contributions"].as_array().unwrap().len() <= 64);
         let (b, e) = (a["baseValue"].as_f64().unwrap(), a["effectiveValue"].as_f64().unwrap());
-        let change = if e > b { "increased" } else if e < b { "reduced" } else { "base" };
+        let change = if e > b {
+            "increased"
+        } else if e < b {
+            "reduced"
+        } else {
+            "base"
+        };
         assert_eq!(a["change"], change, "{a}");
     }
 }
@@ -196,15 +203,22 @@ async fn reads_never_draw_settle_change_a_resource_or_commit() {
             assert_eq!(s.get(&format!("/api/v1/runs/{id}/character-attributes")).await.status, StatusCode::OK);
             if let Some(c) = journey["combat"].as_object() {
                 for actor in c["actors"].as_array().unwrap() {
-                    let uri =
-                        format!("/api/v1/combats/{}/actors/{}/attributes", c["combatId"].as_str().unwrap(), actor["actorId"].as_str().unwrap());
+                    let uri = format!(
+                        "/api/v1/combats/{}/actors/{}/attributes",
+                        c["combatId"].as_str().unwrap(),
+                        actor["actorId"].as_str().unwrap()
+                    );
                     assert_eq!(s.get(&uri).await.status, StatusCode::OK);
                 }
             }
         }
         assert_eq!(s.journeys.probe(&id).unwrap(), before, "no die drawn, no state changed, no command after {until}");
         assert_eq!(s.journeys.store.digest().unwrap(), digest, "nothing written");
-        assert_eq!(s.get(&format!("/api/v1/effects/journeys/{id}")).await.body, view, "no resource or capacity changed");
+        assert_eq!(
+            s.get(&format!("/api/v1/effects/journeys/{id}")).await.body,
+            view,
+            "no resource or capacity changed"
+        );
     }
     // And the journey plays on exactly as one never read.
     let end = s.autoplay(&id, &token, "end").await;
@@ -237,17 +251,40 @@ async fn a_mode_without_a_policy_reads_an_empty_collection() {
 #[tokio::test]
 async fn bad_input_is_a_4xx_naming_its_field_and_changes_nothing() {
     let s = server();
-    assert_error(&s.post("/api/v1/effects/journeys", json!({"mode": "nope"}), None).await, StatusCode::UNPROCESSABLE_ENTITY, "/mode");
-    assert_error(&s.post("/api/v1/effects/journeys", json!({"revision": "9.9.9"}), None).await, StatusCode::UNPROCESSABLE_ENTITY, "/revision");
-    assert_error(&s.post("/api/v1/effects/journeys", json!({"seed": -1}), None).await, StatusCode::UNPROCESSABLE_ENTITY, "/seed");
-    assert_eq!(s.post("/api/v1/effects/journeys", json!({"colour": 1}), None).await.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_error(
+        &s.post("/api/v1/effects/journeys", json!({"mode": "nope"}), None).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "/mode",
+    );
+    assert_error(
+        &s.post("/api/v1/effects/journeys", json!({"revision": "9.9.9"}), None).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "/revision",
+    );
+    assert_error(
+        &s.post("/api/v1/effects/journeys", json!({"seed": -1}), None).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "/seed",
+    );
+    assert_eq!(
+        s.post("/api/v1/effects/journeys", json!({"colour": 1}), None).await.status,
+        StatusCode::UNPROCESSABLE_ENTITY
+    );
 
     let (id, token) = s.create(json!({"seed": 5})).await;
     let tok = Some(token.clone());
     assert_error(&s.cmd(&id, json!({"kind": "advance"}), None).await, StatusCode::UNAUTHORIZED, "Authorization");
-    assert_error(&s.cmd(&id, json!({"kind": "advance"}), Some("x".into())).await, StatusCode::FORBIDDEN, "Authorization");
+    assert_error(
+        &s.cmd(&id, json!({"kind": "advance"}), Some("x".into())).await,
+        StatusCode::FORBIDDEN,
+        "Authorization",
+    );
     assert_error(&s.cmd(&id, json!({"kind": "end_turn"}), tok.clone()).await, StatusCode::CONFLICT, "/kind");
-    assert_error(&s.cmd(&id, json!({"kind": "advance", "card": 0}), tok.clone()).await, StatusCode::UNPROCESSABLE_ENTITY, "/card");
+    assert_error(
+        &s.cmd(&id, json!({"kind": "advance", "card": 0}), tok.clone()).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "/card",
+    );
     assert_error(&s.cmd(&id, json!({"kind": "fly"}), tok.clone()).await, StatusCode::UNPROCESSABLE_ENTITY, "/kind");
     let r = s.cmd(&id, json!({"kind": "advance"}), tok.clone()).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.body);
@@ -256,10 +293,18 @@ async fn bad_input_is_a_4xx_naming_its_field_and_changes_nothing() {
     // Refused plays leave the journey as it was: no die, no commit, no resource.
     let (before, digest) = (s.journeys.probe(&id).unwrap(), s.journeys.store.digest().unwrap());
     assert_error(&s.cmd(&id, json!({"kind": "play"}), tok.clone()).await, StatusCode::UNPROCESSABLE_ENTITY, "/card");
-    assert_error(&s.cmd(&id, json!({"kind": "play", "card": 99}), tok.clone()).await, StatusCode::UNPROCESSABLE_ENTITY, "/card");
+    assert_error(
+        &s.cmd(&id, json!({"kind": "play", "card": 99}), tok.clone()).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "/card",
+    );
     let needs = combat["hand"].as_array().unwrap().iter().find(|c| c["needsTarget"] == true).unwrap();
     let pos = needs["position"].clone();
-    assert_error(&s.cmd(&id, json!({"kind": "play", "card": pos}), tok.clone()).await, StatusCode::UNPROCESSABLE_ENTITY, "/target");
+    assert_error(
+        &s.cmd(&id, json!({"kind": "play", "card": pos}), tok.clone()).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "/target",
+    );
     assert_error(
         &s.cmd(&id, json!({"kind": "play", "card": pos, "target": "hero"}), tok.clone()).await,
         StatusCode::UNPROCESSABLE_ENTITY,
@@ -278,9 +323,21 @@ async fn bad_input_is_a_4xx_naming_its_field_and_changes_nothing() {
     let c1 = combat["combatId"].as_str().unwrap();
     assert_error(&s.get("/api/v1/runs/nope/character-attributes").await, StatusCode::NOT_FOUND, "run_id");
     assert_error(&s.get("/api/v1/combats/nope/actors/hero/attributes").await, StatusCode::NOT_FOUND, "combat_id");
-    assert_error(&s.get(&format!("/api/v1/combats/{id}.c9/actors/hero/attributes")).await, StatusCode::CONFLICT, "combat_id");
-    assert_error(&s.get(&format!("/api/v1/combats/x{id}.c1/actors/hero/attributes")).await, StatusCode::NOT_FOUND, "combat_id");
-    assert_error(&s.get(&format!("/api/v1/combats/{c1}/actors/ghost/attributes")).await, StatusCode::NOT_FOUND, "actor_id");
+    assert_error(
+        &s.get(&format!("/api/v1/combats/{id}.c9/actors/hero/attributes")).await,
+        StatusCode::CONFLICT,
+        "combat_id",
+    );
+    assert_error(
+        &s.get(&format!("/api/v1/combats/x{id}.c1/actors/hero/attributes")).await,
+        StatusCode::NOT_FOUND,
+        "combat_id",
+    );
+    assert_error(
+        &s.get(&format!("/api/v1/combats/{c1}/actors/ghost/attributes")).await,
+        StatusCode::NOT_FOUND,
+        "actor_id",
+    );
     assert_error(&s.get("/api/v1/effects/journeys/nope").await, StatusCode::NOT_FOUND, "run_id");
     // A Microfut match's id is not a journey: the answer says where its players are read.
     let m = s

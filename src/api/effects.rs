@@ -34,7 +34,8 @@ pub fn routes(journeys: AppJourneys) -> OpenApiRouter {
 }
 
 const RUN_ID: &str = "A journey's id (from POST /effects/journeys).";
-const COMBAT_ID: &str = "A combat's id, `<runId>.c<n>` (the n-th combat of the journey), from a journey's `combat.combatId`.";
+const COMBAT_ID: &str =
+    "A combat's id, `<runId>.c<n>` (the n-th combat of the journey), from a journey's `combat.combatId`.";
 
 #[utoipa::path(get, path = "/effects/modes", tag = "effects",
     responses((status = 200, description = "World 1's modes and the policy each selects", body = ModesView),
@@ -61,7 +62,10 @@ async fn create_journey(State(j): State<AppJourneys>, JsonBody(req): JsonBody<Cr
 #[utoipa::path(get, path = "/effects/journeys/{run_id}", tag = "effects",
     params(("run_id" = String, Path, description = RUN_ID)),
     responses((status = 200, body = JourneyView), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
-async fn get_journey(State(j): State<AppJourneys>, PathParams(run_id): PathParams<String>) -> ApiResult<Json<JourneyView>> {
+async fn get_journey(
+    State(j): State<AppJourneys>,
+    PathParams(run_id): PathParams<String>,
+) -> ApiResult<Json<JourneyView>> {
     blocking(move || j.get(&run_id).map(Json)).await
 }
 

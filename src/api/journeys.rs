@@ -231,9 +231,7 @@ fn command_err(e: CommandError, field: &str) -> ApiError {
 fn command_field(e: &CommandError) -> &'static str {
     match e {
         CommandError::NoCard { .. } | CommandError::TooExpensive { .. } => "/card",
-        CommandError::NeedsTarget { .. } | CommandError::BadTarget { .. } | CommandError::NoTarget { .. } => {
-            "/target"
-        }
+        CommandError::NeedsTarget { .. } | CommandError::BadTarget { .. } | CommandError::NoTarget { .. } => "/target",
         _ => "/kind",
     }
 }
@@ -251,7 +249,9 @@ impl CommandRequest {
                 Ok(if self.kind == CommandKind::Advance { Command::Advance } else { Command::EndTurn })
             }
             CommandKind::Play => {
-                let card = self.card.ok_or_else(|| ApiError::invalid("/card", "a `play` command names the hand position of its card"))?;
+                let card = self.card.ok_or_else(|| {
+                    ApiError::invalid("/card", "a `play` command names the hand position of its card")
+                })?;
                 Ok(Command::Play { card: card as usize, target: self.target.clone() })
             }
         }
@@ -283,7 +283,9 @@ pub fn view(run: &Run) -> JourneyView {
             encounter: c.encounter.clone(),
             encounter_label: world.encounters[&c.encounter].label.clone(),
             turn: c.turn,
-            actors: std::iter::once(actor(&c.hero, "hero")).chain(c.enemies.iter().map(|e| actor(e, "enemy"))).collect(),
+            actors: std::iter::once(actor(&c.hero, "hero"))
+                .chain(c.enemies.iter().map(|e| actor(e, "enemy")))
+                .collect(),
             hand: c
                 .hand
                 .iter()
@@ -335,7 +337,10 @@ fn run_of_combat(combat: &str) -> ApiResult<&str> {
         .filter(|(run, n)| !run.is_empty() && !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
         .map(|(run, _)| run)
         .ok_or_else(|| {
-            ApiError::not_found("combat_id", format!("'{combat}' is not a combat id (<runId>.c<n>, as a journey names them)"))
+            ApiError::not_found(
+                "combat_id",
+                format!("'{combat}' is not a combat id (<runId>.c<n>, as a journey names them)"),
+            )
         })
 }
 
@@ -388,7 +393,8 @@ impl Journeys {
         };
         let id = random_hex(16)?;
         let token = random_hex(32)?;
-        let run = Run::new(world.clone(), mode, seed, id.clone()).map_err(|e| ApiError::invalid("/mode", e.to_string()))?;
+        let run =
+            Run::new(world.clone(), mode, seed, id.clone()).map_err(|e| ApiError::invalid("/mode", e.to_string()))?;
         let new = NewJourney {
             id: id.clone(),
             token_sha256: sha256_hex(&token),
@@ -463,7 +469,11 @@ impl Journeys {
     /// state hash checked.
     fn rebuild(&self, j: &StoredJourney) -> ApiResult<Live> {
         let frozen = |why: String| {
-            ApiError::conflict("journey_frozen", Some("run_id"), format!("journey {} cannot be continued: {why}", j.run.id))
+            ApiError::conflict(
+                "journey_frozen",
+                Some("run_id"),
+                format!("journey {} cannot be continued: {why}", j.run.id),
+            )
         };
         let pins = Self::pins(j);
         let world = match self.worlds.lock().unwrap_or_else(|p| p.into_inner()).get(&j.run.fingerprint) {
@@ -480,7 +490,8 @@ impl Journeys {
         };
         let mut run = Run::new(world, &j.run.mode, j.run.seed, j.run.id.clone()).map_err(|e| frozen(e.to_string()))?;
         for (k, row) in self.store.journey_commands(&j.run.id).map_err(store_err)?.iter().enumerate() {
-            let command: Command = serde_json::from_str(&row.body).map_err(|e| frozen(format!("command {}: {e}", k + 1)))?;
+            let command: Command =
+                serde_json::from_str(&row.body).map_err(|e| frozen(format!("command {}: {e}", k + 1)))?;
             run.apply(&command).map_err(|e| frozen(format!("command {} is refused on replay: {e}", k + 1)))?;
             let hash = format!("{:016x}", run.hashes()[k]);
             if hash != row.hash {
@@ -634,7 +645,9 @@ impl Journeys {
         let run = run_of_combat(combat)?;
         self.with_live(run, "combat_id", |l| {
             project::combat_actor_attributes(&l.run, combat, actor).map_err(|e| match e {
-                ReadError::NotActive { .. } => ApiError::conflict("combat_not_active", Some("combat_id"), e.to_string()),
+                ReadError::NotActive { .. } => {
+                    ApiError::conflict("combat_not_active", Some("combat_id"), e.to_string())
+                }
                 ReadError::UnknownActor { .. } => ApiError::not_found("actor_id", e.to_string()),
             })
         })

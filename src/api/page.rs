@@ -21,6 +21,9 @@ pub fn routes() -> Router {
         .route("/app.css", get(|| async { ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE) }))
         .route("/effects/", get(|| async { ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], EFFECTS) }))
         .route("/effects", get(|| async { axum::response::Redirect::permanent("/effects/") }))
-        .route("/effects.js", get(|| async { ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], EFFECTS_SCRIPT) }))
+        .route(
+            "/effects.js",
+            get(|| async { ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], EFFECTS_SCRIPT) }),
+        )
         .route("/effects.css", get(|| async { ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], EFFECTS_STYLE) }))
 }

@@ -195,14 +195,14 @@ impl Runs {
         let bytes = serde_json::to_vec(&value).expect("values serialise");
         let (club, schema) =
             crate::sheet::read_document::<Club>(&bytes, &file, "club.schema.json").map_err(|e| match e {
-                crate::sheet::SheetFileError::Unreadable(problems) => ApiError::invalid(
-                    field,
-                    problems.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("; "),
-                ),
+                crate::sheet::SheetFileError::Unreadable(problems) => {
+                    ApiError::invalid(field, problems.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("; "))
+                }
                 other => ApiError::invalid(field, format!("{file}: {other}")),
             })?;
-        let report =
-            club.validate(rs, schema).map_err(|e| ApiError::invalid(field, format!("{file}: the club cannot be checked: {e}")))?;
+        let report = club
+            .validate(rs, schema)
+            .map_err(|e| ApiError::invalid(field, format!("{file}: the club cannot be checked: {e}")))?;
         if !report.is_valid() {
             return Err(ApiError::invalid(
                 field,
