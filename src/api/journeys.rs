@@ -207,11 +207,18 @@ struct Live {
 
 type Slot = Arc<Mutex<Option<Live>>>;
 
+/// Live journeys by id with the tick of their last use, and the clock.
+#[derive(Default)]
+struct LiveJourneys {
+    runs: HashMap<String, (Slot, u64)>,
+    tick: u64,
+}
+
 pub struct Journeys {
     pub catalog: Arc<Catalog>,
     pub store: Arc<Store>,
     worlds: Mutex<HashMap<String, Arc<World>>>,
-    live: Mutex<(HashMap<String, (Slot, u64)>, u64)>,
+    live: Mutex<LiveJourneys>,
 }
 
 fn store_err(e: crate::store::StoreError) -> ApiError {
@@ -346,7 +353,7 @@ fn run_of_combat(combat: &str) -> ApiResult<&str> {
 
 impl Journeys {
     pub fn new(catalog: Arc<Catalog>, store: Arc<Store>) -> Journeys {
-        Journeys { catalog, store, worlds: Mutex::new(HashMap::new()), live: Mutex::new((HashMap::new(), 0)) }
+        Journeys { catalog, store, worlds: Mutex::new(HashMap::new()), live: Mutex::new(LiveJourneys::default()) }
     }
 
     /// The effects world of a revision (by version, or the newest published), compiled once.
@@ -416,13 +423,13 @@ impl Journeys {
 
     fn remember(&self, id: &str, slot: Slot) {
         let mut live = self.live.lock().unwrap_or_else(|p| p.into_inner());
-        live.1 += 1;
-        let tick = live.1;
-        live.0.insert(id.to_string(), (slot, tick));
-        if live.0.len() > LIVE_CAP {
-            let oldest = live.0.iter().min_by_key(|(_, (_, t))| *t).map(|(k, _)| k.clone());
+        live.tick += 1;
+        let tick = live.tick;
+        live.runs.insert(id.to_string(), (slot, tick));
+        if live.runs.len() > LIVE_CAP {
+            let oldest = live.runs.iter().min_by_key(|(_, (_, t))| *t).map(|(k, _)| k.clone());
             if let Some(k) = oldest {
-                live.0.remove(&k);
+                live.runs.remove(&k);
             }
         }
     }
@@ -476,11 +483,8 @@ impl Journeys {
             )
         };
         let pins = Self::pins(j);
-        let world = match self.worlds.lock().unwrap_or_else(|p| p.into_inner()).get(&j.run.fingerprint) {
-            Some(w) => Some(w.clone()),
-            None => None,
-        };
-        let world = match world {
+        let cached = self.worlds.lock().unwrap_or_else(|p| p.into_inner()).get(&j.run.fingerprint).cloned();
+        let world = match cached {
             Some(w) => w,
             None => {
                 let w = record::pinned_world(&self.catalog, &pins).map_err(|e| frozen(e.to_string()))?;
@@ -505,9 +509,9 @@ impl Journeys {
     fn with_live<T>(&self, id: &str, field: &str, f: impl FnOnce(&mut Live) -> ApiResult<T>) -> ApiResult<T> {
         let slot = {
             let mut live = self.live.lock().unwrap_or_else(|p| p.into_inner());
-            live.1 += 1;
-            let tick = live.1;
-            live.0.get_mut(id).map(|(s, t)| {
+            live.tick += 1;
+            let tick = live.tick;
+            live.runs.get_mut(id).map(|(s, t)| {
                 *t = tick;
                 s.clone()
             })
@@ -582,7 +586,7 @@ impl Journeys {
             && e.status == StatusCode::SERVICE_UNAVAILABLE
         {
             // The store may hold less than memory: rebuild from it next time.
-            self.live.lock().unwrap_or_else(|p| p.into_inner()).0.remove(id);
+            self.live.lock().unwrap_or_else(|p| p.into_inner()).runs.remove(id);
         }
         out
     }
