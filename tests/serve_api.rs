@@ -570,3 +570,95 @@ fn concurrent_advances_all_commit_and_a_failed_write_is_rolled_back_alone() {
         assert_eq!(runs.store.hashes(id).unwrap().len(), 25);
     }
 }
+
+/// Issue 12: a club that `microfut club validate` refuses under the revision a run plays cannot
+/// play it, and the refusal is worded as `club validate` prints each problem.
+#[tokio::test]
+async fn a_stored_club_is_checked_as_club_validate_checks_it_when_a_run_is_created() {
+    let s = server();
+    let mut club: Value =
+        serde_json::from_str(include_str!("../content/microfut/clubs/atletico_vale_do_sol.json")).unwrap();
+    club["id"] = json!("poor_fc");
+    for p in club["squad"].as_array_mut().unwrap() {
+        p["club"] = json!("poor_fc");
+    }
+    club["budget"] = json!(10);
+    // Stored without the upload's check (a club uploaded under another revision's rules, or a
+    // store written by an older server).
+    let poor = microfut::club::Club::from_value(club).unwrap();
+    assert!(s.runs.store.add_club(&poor).unwrap());
+    let digest = s.runs.store.digest().unwrap();
+    let r = s.post("/api/v1/runs", json!({"home": "poor_fc", "away": "uniao_pedra_branca", "seed": 1}), None).await;
+    assert_error(&r, StatusCode::UNPROCESSABLE_ENTITY, "/home");
+    let rules = s.runs.rules(None, "revision").unwrap();
+    let report = poor.validate(&rules.rs, Vec::new()).unwrap();
+    assert!(!report.is_valid());
+    let message = r.body["error"]["message"].as_str().unwrap();
+    for p in &report.problems {
+        let line = p.line("clubs/poor_fc.json (uploaded)");
+        assert!(message.contains(&line), "{line} in {message}");
+    }
+    assert!(message.contains("#/budget"), "{message}");
+    assert_eq!(s.runs.store.digest().unwrap(), digest, "no run was created");
+}
+
+/// Issue 12: on a revision with set pieces (0.6.0), a delivery's candidates carry their zone and
+/// an intent names it; a zone where none applies is refused naming `zone`, the run unchanged.
+#[tokio::test]
+async fn set_piece_intents_name_their_zone_and_a_zone_elsewhere_is_refused() {
+    let s = server();
+    let mut refused_elsewhere = false;
+    // A few matches: the human side takes a set piece with zones in most, not in every one.
+    for seed in 1..=8 {
+        let r = s
+        .post(
+            "/api/v1/runs",
+            json!({"home": "esporte_clube_mandacaru", "away": "uniao_pedra_branca", "seed": seed, "human": "home", "revision": "0.6.0"}),
+            None,
+        )
+        .await;
+        assert_eq!(r.status, StatusCode::CREATED, "{}", r.body);
+        let (id, token) =
+            (r.body["runId"].as_str().unwrap().to_string(), r.body["token"].as_str().unwrap().to_string());
+        let intents = format!("/api/v1/runs/{id}/intents");
+        for _ in 0..400 {
+            let adv = s.post(&format!("/api/v1/runs/{id}/advance"), json!({"until": "decision"}), Some(&token)).await;
+            assert_eq!(adv.status, StatusCode::OK, "{}", adv.body);
+            if adv.body["stoppedAt"] != "decision" {
+                break;
+            }
+            let c = s.get(&format!("/api/v1/runs/{id}/candidates")).await.body;
+            let list = c["candidates"].as_array().unwrap().clone();
+            if let Some(zoned) = list.iter().find(|k| k["zone"].is_string()) {
+                // Without its zone: refused naming `zone`; with it: played.
+                let digest = s.runs.store.digest().unwrap();
+                let bare = json!({"kind": zoned["kind"], "target": zoned["target"]});
+                assert_error(&s.post(&intents, bare, Some(&token)).await, StatusCode::UNPROCESSABLE_ENTITY, "/zone");
+                let wrong = json!({"kind": zoned["kind"], "target": zoned["target"], "zone": "the_moon"});
+                assert_error(&s.post(&intents, wrong, Some(&token)).await, StatusCode::UNPROCESSABLE_ENTITY, "/zone");
+                assert_eq!(s.runs.store.digest().unwrap(), digest);
+                let ok = json!({"kind": zoned["kind"], "target": zoned["target"], "zone": zoned["zone"]});
+                let r = s.post(&intents, ok, Some(&token)).await;
+                assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+                assert_eq!(r.body["intent"], zoned["intent"]);
+                assert!(refused_elsewhere, "an open-play decision came first");
+                return;
+            }
+            let first = &list[0];
+            if !refused_elsewhere {
+                let digest = s.runs.store.digest().unwrap();
+                let with_zone = json!({"kind": first["kind"], "target": first["target"], "zone": "far_post"});
+                assert_error(
+                    &s.post(&intents, with_zone, Some(&token)).await,
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    "/zone",
+                );
+                assert_eq!(s.runs.store.digest().unwrap(), digest, "the run is unchanged");
+                refused_elsewhere = true;
+            }
+            let r = s.post(&intents, json!({"kind": first["kind"], "target": first["target"]}), Some(&token)).await;
+            assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+        }
+    }
+    panic!("no set piece with zones reached the human side in 8 matches");
+}

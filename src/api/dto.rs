@@ -147,6 +147,11 @@ pub struct IntentRequest {
     /// carry: degrees off the line to goal; pass: a team-mate's shirt; dribble: the opponent's shirt.
     #[serde(default)]
     pub target: Option<i32>,
+    /// A set piece's zone (a delivery's, `far_post`) or a penalty's side (`left`), as the
+    /// candidate's `zone` names it (revisions with set pieces, 0.6); refused (422 naming `zone`)
+    /// where no candidate of this kind has one.
+    #[serde(default)]
+    pub zone: Option<String>,
 }
 
 impl ToSchema for crate::engine::Kind {}
@@ -184,6 +189,8 @@ pub struct CandidateView {
     pub index: usize,
     pub kind: String,
     pub target: Option<i32>,
+    /// A set piece's zone or a penalty's side: send it back as the intent's `zone`.
+    pub zone: Option<String>,
     /// As a person writes it: `pass #9`, `carry 30°`.
     pub intent: String,
     /// Exact chance that the action's own test succeeds.

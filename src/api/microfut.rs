@@ -124,9 +124,10 @@ async fn upload_club(State(runs): State<AppRuns>, RawJson(body): RawJson) -> Res
         let report = club.validate(&rules.rs, schema).map_err(|e| ApiError::unavailable(format!("club rules: {e}")))?;
         if !report.is_valid() {
             let first = &report.problems[0];
+            let file = format!("clubs/{}.json (uploaded)", club.id);
             return Err(ApiError::invalid(
                 if first.pointer.is_empty() { "/" } else { &first.pointer },
-                report.problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("; "),
+                report.problems.iter().map(|p| p.line(&file)).collect::<Vec<_>>().join("; "),
             ));
         }
         let sample =
@@ -155,8 +156,8 @@ async fn get_club(
     PathParams(club_id): PathParams<String>,
 ) -> ApiResult<Json<serde_json::Value>> {
     blocking(move || {
-        let club = runs.club(&club_id, "club_id").map_err(|e| ApiError::not_found("club_id", e.message))?;
-        Ok(Json(serde_json::to_value(club).expect("clubs serialise")))
+        let (club, _) = runs.club_file(&club_id, "club_id").map_err(|e| ApiError::not_found("club_id", e.message))?;
+        Ok(Json(club))
     })
     .await
 }

@@ -16,7 +16,9 @@
 //! id (ids are 128 random bits). No TLS: put a reverse proxy in front to expose it.
 
 pub mod dto;
+pub mod effects;
 pub mod error;
+pub mod journeys;
 pub mod microfut;
 mod page;
 pub mod runs;
@@ -35,10 +37,12 @@ use utoipa_axum::router::OpenApiRouter;
 
 pub use runs::Runs;
 
-/// The areas a default server mounts: Microfut's. Another game adds its own `OpenApiRouter`
-/// here (its paths relative to `/api/v1`, its state already applied with `with_state`).
+/// The areas a default server mounts: Microfut's and World 1's (seed 002's journeys and
+/// projections, on the same store). Another game adds its own `OpenApiRouter` here (its paths
+/// relative to `/api/v1`, its state already applied with `with_state`).
 pub fn default_areas(runs: Arc<Runs>) -> Vec<OpenApiRouter> {
-    vec![microfut::routes(runs)]
+    let journeys = Arc::new(journeys::Journeys::new(runs.catalog.clone(), runs.store.clone()));
+    vec![microfut::routes(runs), effects::routes(journeys)]
 }
 
 /// The whole application: every area under `/api/v1`, the OpenAPI document, the page.

@@ -173,23 +173,53 @@ impl Runs {
         Ok(rules)
     }
 
-    /// A club by id: a sample of the content, else an uploaded one.
-    pub fn club(&self, id: &str, field: &str) -> ApiResult<Club> {
+    /// A club file by id, unchecked: a sample of the content, else an uploaded one; with the
+    /// name messages give it (the sample's content path, `clubs/<id>.json` for an upload).
+    pub fn club_file(&self, id: &str, field: &str) -> ApiResult<(serde_json::Value, String)> {
         if let Ok(entry) = self.catalog.ruleset("microfut")
             && let Some(v) = entry.extra.get(&format!("clubs/{id}.json"))
         {
-            return Club::from_value(v.clone()).map_err(|e| ApiError::invalid(field, format!("sample club {id}: {e}")));
+            return Ok((v.clone(), self.catalog.display_path(&format!("microfut/clubs/{id}.json"))));
         }
         match self.store.club(id).map_err(store_err)? {
-            Some(c) => Ok(c),
+            Some(c) => Ok((serde_json::to_value(&c).expect("clubs serialise"), format!("clubs/{id}.json (uploaded)"))),
             None => Err(ApiError::invalid(field, format!("no club '{id}' (GET /api/v1/clubs lists them)"))),
         }
     }
 
+    /// A club by id, checked as `microfut club validate` checks it under the revision `rs` that
+    /// will play it (a sample or an upload that another revision refuses is refused here), every
+    /// problem worded as `club validate` prints it.
+    pub fn club(&self, id: &str, field: &str, rs: &crate::ruleset::Ruleset) -> ApiResult<Club> {
+        let (value, file) = self.club_file(id, field)?;
+        let bytes = serde_json::to_vec(&value).expect("values serialise");
+        let (club, schema) =
+            crate::sheet::read_document::<Club>(&bytes, &file, "club.schema.json").map_err(|e| match e {
+                crate::sheet::SheetFileError::Unreadable(problems) => {
+                    ApiError::invalid(field, problems.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("; "))
+                }
+                other => ApiError::invalid(field, format!("{file}: {other}")),
+            })?;
+        let report = club
+            .validate(rs, schema)
+            .map_err(|e| ApiError::invalid(field, format!("{file}: the club cannot be checked: {e}")))?;
+        if !report.is_valid() {
+            return Err(ApiError::invalid(
+                field,
+                format!(
+                    "club '{id}' is not valid under {}: {}",
+                    rs.label(),
+                    report.problems.iter().map(|p| p.line(&file)).collect::<Vec<_>>().join("; ")
+                ),
+            ));
+        }
+        Ok(club)
+    }
+
     pub fn create(&self, req: CreateRun) -> ApiResult<CreatedRun> {
         let rules = self.rules(req.revision.as_deref(), "/revision")?;
-        let home = self.club(&req.home, "/home")?;
-        let away = self.club(&req.away, "/away")?;
+        let home = self.club(&req.home, "/home", &rules.rs)?;
+        let away = self.club(&req.away, "/away", &rules.rs)?;
         let seed = match req.seed {
             Some(s) => s,
             None => u64::from_str_radix(&random_hex(8)?, 16).unwrap_or(0) >> 11,
@@ -528,8 +558,7 @@ impl Runs {
     pub fn intent(&self, id: &str, token: &str, req: IntentRequest) -> ApiResult<IntentResult> {
         self.with_run(id, |run| {
             Self::authorise(run, token)?;
-            // The API does not take a set piece's zone yet (0.6 drafts): the engine picks its default.
-            let intent = Intent { kind: req.kind, target: req.target, zone: None };
+            let intent = Intent { kind: req.kind, target: req.target, zone: req.zone.clone() };
             let Some(candidates) = run.m.candidates() else {
                 return Err(ApiError::conflict(
                     "no_decision_pending",
@@ -538,13 +567,38 @@ impl Runs {
                 ));
             };
             let same_kind = candidates.iter().any(|c| c.kind == req.kind);
+            // The zones this kind may aim at now (a set piece's delivery, a penalty's side).
+            let zones: Vec<String> = candidates
+                .iter()
+                .filter(|c| c.kind == req.kind)
+                .filter_map(|c| c.zone.as_deref().map(str::to_string))
+                .collect();
             let carrier = run.m.state().holder();
             let round = run.m.state().round;
             let first_event = run.m.events().len();
             // Tests rolled as the round opened (positioning, a restart) come before the decision.
             let earlier = run.m.round_rolls().len();
             if let Err(e) = run.m.decide(&intent) {
-                return Err(ApiError::invalid(if same_kind { "/target" } else { "/kind" }, e.to_string()));
+                return Err(match (&req.zone, same_kind) {
+                    (_, false) => ApiError::invalid("/kind", e.to_string()),
+                    (Some(z), true) if zones.is_empty() => ApiError::invalid(
+                        "/zone",
+                        format!(
+                            "a zone applies only to a set piece's delivery or a penalty, and this {} is neither \
+                             (zone '{z}' refused; the run is unchanged)",
+                            req.kind.name()
+                        ),
+                    ),
+                    (Some(z), true) if !zones.contains(z) => ApiError::invalid(
+                        "/zone",
+                        format!("no {} to zone '{z}' is a candidate (zones: {})", req.kind.name(), zones.join(", ")),
+                    ),
+                    (None, true) if !zones.is_empty() => ApiError::invalid(
+                        "/zone",
+                        format!("this {} needs a zone: one of {}", req.kind.name(), zones.join(", ")),
+                    ),
+                    _ => ApiError::invalid("/target", e.to_string()),
+                });
             }
             let row = Self::round_row(&run.m);
             let mut rolls = rolls_now(&run.m);
@@ -593,6 +647,7 @@ impl Runs {
                     index: i,
                     kind: c.kind.name().to_string(),
                     target: intent.target,
+                    zone: intent.zone.clone(),
                     intent: intent.to_string(),
                     probability: c.probability,
                     keep_probability: c.success,

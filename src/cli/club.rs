@@ -87,9 +87,7 @@ fn validate(content: Option<&Path>, args: ValidateArgs) -> CliResult {
     } else {
         out!("{}", human_report(&report, &rs, args.lang));
         for p in &report.problems {
-            let at = if p.pointer.is_empty() { String::new() } else { format!("#{}", p.pointer) };
-            let who = p.player.as_ref().map(|w| format!(" ({w})")).unwrap_or_default();
-            outln!("error: {file}{at}{who}: {}", p.message);
+            outln!("error: {}", p.line(&file));
         }
         if report.is_valid() {
             outln!("club valid");

@@ -235,10 +235,10 @@ fn resolve(content: Option<&Path>, args: ResolveArgs) -> CliResult {
 /// policy diagnostic.
 pub fn report(world: &World, policy: &Policy, effect: &Effect, d: &Distribution) -> Value {
     let rs = &world.rs;
-    let pipeline = d.diagnostic.pipeline.as_ref().and_then(|p| rs.pipeline(p));
+    let pipeline = d.diagnostic.pipeline.as_ref().and_then(|p| rs.pipeline_index(p));
     let mut stages = Vec::new();
     if let Some(p) = pipeline {
-        let explained: Vec<_> = d.branches.iter().map(|b| p.explain(&b.trace, &dummy())).collect();
+        let explained: Vec<_> = d.branches.iter().map(|b| effects::resolve::explain(rs, p, &b.trace)).collect();
         for (k, row) in explained[0].contributions.iter().enumerate() {
             let bucket = policy.bucket_of(&row.stage);
             stages.push(json!({
@@ -289,20 +289,6 @@ pub fn report(world: &World, policy: &Policy, effect: &Effect, d: &Distribution)
         "settlements": settlements,
         "resolutionPolicy": d.diagnostic,
     })
-}
-
-fn dummy() -> crate::pipeline::Resolution {
-    crate::pipeline::Resolution {
-        value: 0.0,
-        raw: 0.0,
-        difficulty: None,
-        fraction: 0.0,
-        probability: None,
-        probability_above: None,
-        possible: true,
-        blocked_by: None,
-        nonfinite: None,
-    }
 }
 
 fn percent(p: f64) -> String {
@@ -366,8 +352,8 @@ fn table(world: &World, policy: &Policy, d: &Distribution, lang: Lang) -> String
     if !diag.bypass_tags.is_empty() {
         out.push_str(&format!("  bypass: {}\n", diag.bypass_tags.join(", ")));
     }
-    if let Some(p) = diag.pipeline.as_ref().and_then(|p| rs.pipeline(p)) {
-        let explained: Vec<_> = d.branches.iter().map(|b| p.explain(&b.trace, &dummy())).collect();
+    if let Some(p) = diag.pipeline.as_ref().and_then(|p| rs.pipeline_index(p)) {
+        let explained: Vec<_> = d.branches.iter().map(|b| effects::resolve::explain(rs, p, &b.trace)).collect();
         let mut rows: Vec<Vec<String>> = Vec::new();
         let mut header = vec![if pt { "etapa" } else { "stage" }.to_string(), "bucket".to_string()];
         for b in &d.branches {

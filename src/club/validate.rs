@@ -21,6 +21,16 @@ pub struct ClubProblem {
     pub message: String,
 }
 
+impl ClubProblem {
+    /// The problem as `microfut club validate` prints it for `file`:
+    /// `file#/squad/3 (Ivo Batista (#9)): message`. The server words its refusals the same way.
+    pub fn line(&self, file: &str) -> String {
+        let at = if self.pointer.is_empty() { String::new() } else { format!("#{}", self.pointer) };
+        let who = self.player.as_ref().map(|w| format!(" ({w})")).unwrap_or_default();
+        format!("{file}{at}{who}: {}", self.message)
+    }
+}
+
 impl fmt::Display for ClubProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let at = if self.pointer.is_empty() { "/".to_string() } else { self.pointer.clone() };

@@ -8,6 +8,9 @@
 //! Base is the actor's own binding (its value, or the binding's declared default); effective
 //! adds its statuses, relics, combat modifiers, mode and encounter — never one card's
 //! conditional bonus (that belongs to the card's own inspection; `contextTags` say so).
+//!
+//! These types are the HTTP contract of `microfut serve`'s reads (seed 002's REST shape), so
+//! they carry their OpenAPI schemas (named `Effect…` there, beside Microfut's own).
 
 use super::combat::{ActorState, Run};
 use super::model::{AttributeProfile, Policy};
@@ -19,8 +22,9 @@ use serde::Serialize;
 /// At most this many contributions per attribute; the rest are counted as truncated.
 pub const MAX_CONTRIBUTIONS: usize = 64;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
+#[schema(as = EffectAuthority)]
 pub enum Authority {
     /// The hero as the active encounter has it.
     EncounterActor,
@@ -30,29 +34,33 @@ pub enum Authority {
     CombatActor,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[schema(as = EffectContentRevision)]
 pub struct ContentRevision {
     pub ruleset: String,
     pub version: String,
     pub fingerprint: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[schema(as = EffectPolicyRef)]
 pub struct PolicyRef {
     pub id: String,
     pub fingerprint: String,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
+#[schema(as = EffectChange)]
 pub enum Change {
     Base,
     Reduced,
     Increased,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = EffectProviderRef)]
 pub struct ProviderRef {
     pub kind: ProviderKind,
     pub id: String,
@@ -60,8 +68,9 @@ pub struct ProviderRef {
     pub attribute: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = EffectContribution)]
 pub struct Contribution {
     pub stage: String,
     /// `base`, `modifier` (a stage of the pipeline), `clamp`, or `provider` (one source feeding
@@ -80,8 +89,9 @@ pub struct Contribution {
     pub provider: Option<ProviderRef>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = EffectAttributeView)]
 pub struct AttributeView {
     pub attribute_id: String,
     pub display_name: Labels,
@@ -97,8 +107,9 @@ pub struct AttributeView {
     pub contributions_truncated: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = EffectCriticalRules)]
 pub struct CriticalRules {
     pub chance_percent: f64,
     pub guaranteed_tiers: u32,
@@ -107,8 +118,9 @@ pub struct CriticalRules {
     pub formula: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = EffectAttributeRead)]
 pub struct AttributeRead {
     pub run_id: String,
     pub combat_id: Option<String>,

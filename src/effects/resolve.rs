@@ -180,7 +180,7 @@ impl Policy {
 
 /// Where an attribute modifier comes from; each kind feeds its own stage of the attribute
 /// pipelines.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum ProviderKind {
     Status,
@@ -487,7 +487,10 @@ impl Policy {
     }
 }
 
-/// A traced pipeline's rows (labels, amounts, running values, content sources).
+/// A traced pipeline's rows (labels, amounts, running values, content sources) — the one place
+/// an effects trace is explained (the CLI's tables, reports and the projections all call it).
+/// Effect amounts are derived values with no roll, so `Pipeline::explain` gets a neutral
+/// resolution (it reads only the trace).
 pub fn explain(rs: &Ruleset, pipeline: usize, trace: &[Entry]) -> Explanation {
     let unused = crate::pipeline::Resolution {
         value: 0.0,

@@ -29,7 +29,10 @@
 //!
 //! Limits: one writer thread serialises writes; a run's token is kept only as its SHA-256.
 
+mod effects;
 mod schema;
+
+pub use effects::{CommandRow, NewJourney, StoredJourney};
 
 use crate::club::Club;
 use crate::engine::{Event, RecordedIntent, TeamStats};

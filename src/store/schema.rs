@@ -5,7 +5,8 @@
 use rusqlite::Connection;
 
 /// Every table, for digests (`Store::digest`).
-pub const TABLES: &[&str] = &["runs", "rounds", "events", "intents", "decisions", "clubs"];
+pub const TABLES: &[&str] =
+    &["runs", "rounds", "events", "intents", "decisions", "clubs", "effect_runs", "effect_commands"];
 
 const MIGRATIONS: &[&str] = &[
     // 1: runs and what they commit.
@@ -109,6 +110,32 @@ const MIGRATIONS: &[&str] = &[
     INSERT INTO decisions_rowid (run_id, seq, round, body) SELECT run_id, seq, round, body FROM decisions ORDER BY run_id, seq;
     DROP TABLE decisions;
     ALTER TABLE decisions_rowid RENAME TO decisions;",
+    // 4: World 1's journeys (seed 002): what a journey pins, and its commands with the state
+    // hash after each (the state itself is rebuilt by replaying them on the pinned revision).
+    "CREATE TABLE effect_runs (
+        id TEXT PRIMARY KEY,
+        token_sha256 TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        ruleset TEXT NOT NULL,
+        revision TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        engine_version TEXT NOT NULL,
+        executor INTEGER NOT NULL,
+        mode TEXT NOT NULL,
+        policy TEXT,
+        policy_fingerprint TEXT,
+        journey TEXT NOT NULL,
+        seed TEXT NOT NULL,
+        commands INTEGER NOT NULL DEFAULT 0,
+        finished INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE effect_commands (
+        run_id TEXT NOT NULL REFERENCES effect_runs(id),
+        seq INTEGER NOT NULL,
+        body TEXT NOT NULL,
+        hash TEXT NOT NULL,
+        UNIQUE (run_id, seq)
+    );",
 ];
 
 /// The schema version this binary writes.
