@@ -217,3 +217,29 @@ fn a_game_survives_reopening_and_a_newer_schema_is_refused() {
     assert!(e.contains("newer microfut"), "{e}");
     assert_eq!(store::beside(std::path::Path::new("/x/microfut.db")), std::path::PathBuf::from("/x/microfut.space.db"));
 }
+
+#[test]
+fn microfut_serve_documents_the_battlefield_in_its_openapi_document() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start(&["serve"], &dir.path().join("runs.db"));
+    let (st, doc) = http(&server.addr, "GET", "/api/v1/openapi.json", None, None);
+    assert_eq!(st, 200);
+    let paths = doc["paths"].as_object().unwrap();
+    // Microfut's paths are still there, beside the battlefield's.
+    assert!(paths.keys().any(|p| p.starts_with("/api/v1/runs")), "{:?}", paths.keys());
+    let space: Vec<&String> = paths.keys().filter(|p| p.starts_with("/api/v1/space/")).collect();
+    assert_eq!(space.len(), 7, "{space:?}");
+    assert_eq!(doc["paths"]["/api/v1/space/games/{id}/actions"]["post"]["security"], json!([{"bearer": []}]));
+    // Every documented path and method is a route of the server (none answers "no route").
+    for p in space {
+        for (method, _) in paths[p].as_object().unwrap() {
+            let concrete = p.replace("{id}", "0123");
+            let (st, body) = http(&server.addr, &method.to_uppercase(), &concrete, Some(&json!({})), None);
+            assert!(
+                !(st == 404 && body["error"]["code"] == "not_found" && body["error"]["field"] == "path"),
+                "{method} {p}: {st} {body}"
+            );
+            assert_ne!(st, 405, "{method} {p}");
+        }
+    }
+}

@@ -108,7 +108,12 @@ pub fn serve(catalog: Catalog, bind: SocketAddr, db: &std::path::Path) -> Result
         let addr = listener.local_addr().map_err(|e| e.to_string())?;
         let battlefield = if space.is_some() { ", Space Football at /space/" } else { "" };
         println!("listening on http://{addr}/  (run store {}{battlefield})", db.display());
-        let mut app = app(default_areas(runs));
+        let mut areas = default_areas(runs);
+        if space.is_some() {
+            // Its routes are merged below; this area carries only its OpenAPI paths.
+            areas.push(OpenApiRouter::with_openapi(crate::space_web::openapi()));
+        }
+        let mut app = app(areas);
         if let Some((rules, games)) = space {
             app = crate::space_web::router(rules, Some(games)).merge(app);
         }

@@ -655,6 +655,15 @@ async fn replay(State(s): State<Shared>, headers: HeaderMap, bytes: Bytes) -> Ap
 }
 
 const INDEX: &str = include_str!("assets/index.html");
+const OPENAPI: &str = include_str!("assets/openapi.json");
+
+/// The battlefield's part of the server's OpenAPI document: its paths relative to `/api/v1`
+/// (`/space/games`, …), written by hand beside the handlers (the routes are a plain axum
+/// `Router`, so `microfut space serve` needs no OpenAPI machinery); `microfut serve` merges it
+/// into `/api/v1/openapi.json` as an area of its own. A test checks every path is a route.
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    serde_json::from_str(OPENAPI).expect("the embedded OpenAPI fragment reads (tested)")
+}
 const APP_JS: &str = include_str!("assets/app.js");
 const APP_CSS: &str = include_str!("assets/app.css");
 
