@@ -7,6 +7,9 @@ pub mod api;
 pub mod bot_process;
 pub mod calibrate;
 pub mod catalog;
+/// The command line (`microfut …`): only with the `cli` feature (the default), so the library
+/// alone does not pull clap and indicatif into its users' builds.
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod club;
 pub mod dice;

@@ -355,6 +355,29 @@ fn the_home_crowd_presses_the_away_side_and_can_be_switched_off() {
     assert_eq!(shot(quiet.clone(), 0), shot(quiet, 1));
 }
 
+// ---- fouls ----
+
+/// A defender who wins the ball outside his box by going through the man gives a free kick, and
+/// no tackle is counted (tackle_foul_share): at a share of 1 nearly every tackle of the match
+/// becomes a foul; at 0 the same match keeps its tackles.
+#[test]
+fn a_defender_who_goes_through_the_man_gives_a_free_kick_not_a_tackle() {
+    let play = |share: f64| {
+        let (_tmp, content) = content_copy();
+        let draft = draft_copy(&content, V06, "0.6.9");
+        params(&draft, |p| set_param(p, "tackle_foul_share", share));
+        let club = sample("sociedade_esportiva_serra_azul");
+        let mut m = Match::new(rules_in(&content, "0.6.9"), &club, &club, 1, Options::default()).unwrap();
+        m.run().unwrap();
+        let s = m.stats();
+        (s[0].tackles + s[1].tackles, s[0].fouls + s[1].fouls)
+    };
+    let ((clean_tackles, clean_fouls), (rough_tackles, rough_fouls)) = (play(0.0), play(1.0));
+    assert!(clean_tackles >= 20, "at a share of 0 the defenders tackle: {clean_tackles}");
+    assert!(rough_tackles * 4 < clean_tackles, "tackles {rough_tackles} at a share of 1, {clean_tackles} at 0");
+    assert!(rough_fouls > clean_fouls + 10, "fouls {rough_fouls} at a share of 1, {clean_fouls} at 0");
+}
+
 // ---- substitutions ----
 
 /// Tired players come off for fresh ones from the bench, within the content's limits; a 0.5

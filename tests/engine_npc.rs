@@ -66,7 +66,8 @@ fn a_speculative_long_shot_loses_value() {
         m.place(carrier, V2::new(105.0 - distance, 34.0), V2::new(1.0, 0.0));
         // The keeper well placed for each shot (on the ball–goal line at the content's depth), so
         // only the distance changes.
-        let depth = (rules.params.gk_depth + rules.params.gk_depth_per_metre * distance).min(rules.params.gk_max_depth);
+        let depth =
+            (rules.params.gk_depth + rules.params.gk_depth_per_ball_metre * distance).min(rules.params.gk_max_depth);
         let keeper = m.player_in_slot(1, 0).unwrap();
         m.place(keeper, V2::new(105.0 - depth, 34.0), V2::new(-1.0, 0.0));
         m.place(mate, V2::new(105.0 - distance + 8.0, 44.0), V2::new(1.0, 0.0));

@@ -109,8 +109,7 @@ impl Staging<'_> {
         let k = self.slot(&m, 1, st.keeper_slot)?;
         if keeper_in_goal {
             let goal = pitch.goal();
-            let depth = (pr.gk_depth + pr.gk_depth_per_metre * from.dist(goal)).min(pr.gk_max_depth);
-            m.place(k, goal + (from - goal).unit() * depth, V2::new(-1.0, 0.0));
+            m.place(k, pr.keeper_spot(goal, from), V2::new(-1.0, 0.0));
         } else {
             m.place(k, V2::new(pitch.length - st.keeper_away[0], st.keeper_away[1]), V2::new(-1.0, 0.0));
         }

@@ -1,7 +1,6 @@
 //! The manifest of a revision and the catalog file of a ruleset.
 
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -58,8 +57,5 @@ pub struct PublishedEntry {
 impl CatalogFile {
     pub fn entry(&self, version: &str) -> Option<&PublishedEntry> {
         self.published.iter().find(|e| e.version == version)
-    }
-    pub fn by_version(&self) -> BTreeMap<&str, &PublishedEntry> {
-        self.published.iter().map(|e| (e.version.as_str(), e)).collect()
     }
 }

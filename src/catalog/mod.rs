@@ -223,17 +223,6 @@ impl Catalog {
         }
     }
 
-    /// Every diagnostic: catalog-level first, then each revision's.
-    pub fn all_diagnostics(&self) -> Vec<Diagnostic> {
-        let mut all = self.diagnostics.clone();
-        for r in self.rulesets.values() {
-            for rev in r.revisions.values() {
-                all.extend(rev.diagnostics.iter().cloned());
-            }
-        }
-        all
-    }
-
     pub fn ruleset(&self, id: &str) -> Result<&RulesetEntry, CatalogError> {
         self.rulesets.get(id).ok_or_else(|| {
             CatalogError::UnknownRuleset(id.into(), self.rulesets.keys().cloned().collect::<Vec<_>>().join(", "))

@@ -49,14 +49,6 @@ impl ContentTree {
         Ok(ContentTree { origin: Origin::Dir(dir.to_path_buf()), files })
     }
 
-    /// How a file is named in messages: `content/microfut/0.5.0/tables.json`.
-    pub fn display_path(&self, rel: &str) -> String {
-        match &self.origin {
-            Origin::Embedded => format!("content/{rel} (embedded)"),
-            Origin::Dir(d) => d.join(rel).display().to_string(),
-        }
-    }
-
     pub fn describe(&self) -> String {
         match &self.origin {
             Origin::Embedded => "embedded content".into(),

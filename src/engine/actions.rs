@@ -3,10 +3,11 @@
 //! goal, rebound, loose ball, restart.
 
 use super::Match;
+use super::candidate::{Candidate, Kind};
 use super::content::{ControlOutcome, DuelOutcome, FoulCall, PassOutcome, SaveOutcome, ShotOutcome};
 use super::events::EventKind;
 use super::geometry::V2;
-use super::npc::{Candidate, Kind};
+use super::round2;
 use super::set_pieces::Taker;
 use super::state::{Ball, Line, Restart, RestartKind};
 use crate::pipeline::Resolution;
@@ -152,12 +153,24 @@ impl Match {
                     call => self.foul(o, c, call == FoulCall::Indirect),
                 }
             }
+            // 0.6: outside his own box, a share of the duels a defender wins are fouls — he
+            // went through the man; the carrier's side has a free kick and no tackle is counted.
+            DuelOutcome::Loose | DuelOutcome::Steal
+                if self.rules.since_0_6.tackle_foul_share.is_some_and(|s| {
+                    !self.rules.pitch.in_own_box(self.frame(1 - t, self.state.players[c].pos)) && self.dice.unit() < s
+                }) =>
+            {
+                if moving {
+                    self.stats[t].dribbles_lost += 1;
+                }
+                self.foul(o, c, false);
+            }
             DuelOutcome::Loose => {
                 if moving {
                     self.stats[t].dribbles_lost += 1;
                 }
                 self.stats[1 - t].tackles += 1;
-                let (lo, hi) = (self.rules.params.loose_min, self.rules.params.loose_max);
+                let (lo, hi) = (self.rules.params.loose_ball_min, self.rules.params.loose_ball_max);
                 let at = self.state.players[c].pos + self.random_dir() * self.dice.uniform(lo, hi);
                 self.loose_at(at, 1 - t);
             }
@@ -182,7 +195,8 @@ impl Match {
         self.event(EventKind::Foul { by: bw, on: ow, penalty, indirect });
         let team = 1 - ft;
         if penalty {
-            let spot_f = V2::new(self.rules.pitch.length - self.rules.params.penalty_spot, self.rules.pitch.goal_y);
+            let spot_f =
+                V2::new(self.rules.pitch.length - self.rules.params.penalty_spot_distance, self.rules.pitch.goal_y);
             let spot = self.frame(team, spot_f);
             self.dead(RestartKind::Penalty, team, spot, None);
         } else if indirect {
@@ -201,10 +215,10 @@ impl Match {
         let at = match outcome {
             PassOutcome::OnTarget => to,
             PassOutcome::Imprecise => {
-                to + self.random_dir() * (pr.pass_imprecise_per_margin * margin.unsigned_abs() as f64)
+                to + self.random_dir() * (pr.pass_imprecise_offset_per_margin * margin.unsigned_abs() as f64)
             }
             PassOutcome::Misplaced => {
-                to + self.random_dir() * self.dice.uniform(pr.pass_misplaced_min, pr.pass_misplaced_max)
+                to + self.random_dir() * self.dice.uniform(pr.pass_misplaced_offset_min, pr.pass_misplaced_offset_max)
             }
         };
         (outcome, at)
@@ -283,7 +297,7 @@ impl Match {
             self.hold(o);
             return;
         }
-        let reach = self.rules.params.loose_reach * self.rules.params.receive_reach_factor;
+        let reach = self.rules.params.loose_ball_reach * self.rules.params.receive_reach_factor;
         let completed = if outcome == PassOutcome::Misplaced || self.state.players[r].pos.dist(at) > reach {
             self.loose_at(at, t);
             false
@@ -326,7 +340,7 @@ impl Match {
                 true
             }
             ControlOutcome::Loose => {
-                let (lo, hi) = (self.rules.params.loose_min, self.rules.params.loose_max);
+                let (lo, hi) = (self.rules.params.loose_ball_min, self.rules.params.loose_ball_max);
                 let to = at + self.random_dir() * self.dice.uniform(lo, hi);
                 self.loose_at(to, t);
                 false
@@ -401,7 +415,7 @@ impl Match {
                 if pl.line == Line::Goalkeeper {
                     pl.pos.dist(at) <= pr.keeper_claim_radius && self.rules.pitch.in_own_box(self.frame(pl.team, at))
                 } else {
-                    pl.pos.dist(at) <= pr.aerial_radius
+                    pl.pos.dist(at) <= pr.aerial_contest_radius
                 }
             })
             .collect();
@@ -482,8 +496,7 @@ impl Match {
         let kt = self.state.players[k].team;
         let goal = self.frame(kt, self.rules.pitch.own_goal());
         let ball = self.state.players[shooter].pos;
-        let depth = (pr.gk_depth + pr.gk_depth_per_metre * ball.dist(goal)).min(pr.gk_max_depth);
-        let ideal = goal + (ball - goal).unit() * depth;
+        let ideal = pr.keeper_spot(goal, ball);
         let error = self.state.players[k].pos.dist(ideal);
         let speed = self.get(shooter, s.ball_speed);
         self.set(k, s.gk_position_error, error);
@@ -618,7 +631,7 @@ impl Match {
     /// (a neutral ball: a tie means the contest goes on next round).
     pub(super) fn gather_loose_ball(&mut self) {
         let ball = self.state.ball;
-        let reach = self.rules.params.loose_reach;
+        let reach = self.rules.params.loose_ball_reach;
         let mut nearest = [None::<(f64, usize)>; 2];
         for p in 0..self.state.players.len() {
             let d = self.state.players[p].pos.dist(ball);
@@ -656,7 +669,7 @@ impl Match {
                         self.loose_at(to, t);
                     }
                     ControlOutcome::Loose => {
-                        let (lo, hi) = (self.rules.params.loose_min, self.rules.params.loose_max);
+                        let (lo, hi) = (self.rules.params.loose_ball_min, self.rules.params.loose_ball_max);
                         let to = ball + self.random_dir() * self.dice.uniform(lo, hi);
                         let t = self.state.players[p].team;
                         self.loose_at(to, t);
@@ -766,7 +779,7 @@ impl Match {
                     Some(sp) => self.zones_centre(sp, t, r.spot),
                     None => self.cross_landing(t, r.spot),
                 };
-                let cross = super::npc::Candidate::aimed(Kind::Cross, landing);
+                let cross = super::candidate::Candidate::aimed(Kind::Cross, landing);
                 self.compute_targets(Some(&(taker, cross)));
             } else {
                 self.compute_targets(None);
@@ -823,8 +836,4 @@ fn outcome_name(o: PassOutcome) -> &'static str {
         PassOutcome::Imprecise => "imprecise",
         PassOutcome::Misplaced => "misplaced",
     }
-}
-
-fn round2(x: f64) -> f64 {
-    (x * 100.0).round() / 100.0
 }

@@ -4,7 +4,7 @@
 use serde::{Serialize, Serializer};
 use std::sync::Arc;
 
-fn as_text<S: Serializer>(intent: &super::npc::Intent, s: S) -> Result<S::Ok, S::Error> {
+fn as_text<S: Serializer>(intent: &super::candidate::Intent, s: S) -> Result<S::Ok, S::Error> {
     s.collect_str(intent)
 }
 
@@ -13,7 +13,7 @@ pub struct CandidateLog {
     pub kind: &'static str,
     /// Written as the intent a person would declare (`pass #9`, `carry 30°`).
     #[serde(serialize_with = "as_text")]
-    pub target: super::npc::Intent,
+    pub target: super::candidate::Intent,
     pub success_probability: f64,
     pub progression: f64,
     pub threat: f64,

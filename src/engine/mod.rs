@@ -8,7 +8,9 @@
 
 mod actions;
 mod bench;
+pub mod candidate;
 pub mod content;
+mod estimate;
 pub mod events;
 pub mod geometry;
 mod legacy;
@@ -24,9 +26,9 @@ pub mod state;
 pub mod stats;
 
 pub use crate::pipeline::NonFinite;
+pub use candidate::{Candidate, Intent, Kind, Target};
 pub use content::{ContentError, Rules};
 pub use events::{Event, EventKind, Who};
-pub use npc::{Candidate, Intent, Kind, Target};
 pub use setup::{SetupError, Team};
 pub use simulator::MatchSimulator;
 pub use stats::TeamStats;
@@ -39,6 +41,11 @@ use log::DecisionLog;
 use serde::{Deserialize, Serialize};
 use state::{Ball, Line, State};
 use std::sync::Arc;
+
+/// Rounds to hundredths, as events and the decision log write minutes and positions.
+pub fn round2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
@@ -127,8 +134,8 @@ pub struct Match {
     /// Duel difficulties computed this round: (carrier, defender, moving, difficulties).
     duel_cache: Vec<(usize, usize, bool, (Difficulty, Difficulty))>,
     /// Buffers the pass estimates reuse (a decision makes ~10), so estimating allocates nothing.
-    pass_scratch: npc::PassScratch,
-    strike_scratch: npc::StrikeScratch,
+    pass_scratch: estimate::PassScratch,
+    strike_scratch: estimate::StrikeScratch,
     /// Positioning's buffers: the nearest candidates to press or support, each side's view of
     /// its opponents.
     near_scratch: Vec<(f64, usize)>,
@@ -210,8 +217,8 @@ impl Match {
             positioned_for: None,
             penalty_kick: false,
             duel_cache: Vec::with_capacity(16),
-            pass_scratch: npc::PassScratch::default(),
-            strike_scratch: npc::StrikeScratch::default(),
+            pass_scratch: estimate::PassScratch::default(),
+            strike_scratch: estimate::StrikeScratch::default(),
             near_scratch: Vec::with_capacity(n),
             view_scratch: [Vec::with_capacity(n), Vec::with_capacity(n)],
             sides,
@@ -515,7 +522,7 @@ impl Match {
 
     fn event(&mut self, kind: EventKind) {
         let minute = self.state.minute(self.rules.clock.half_seconds);
-        self.events.push(Event { round: self.state.round, minute: (minute * 100.0).round() / 100.0, kind });
+        self.events.push(Event { round: self.state.round, minute: round2(minute), kind });
     }
 
     fn who(&self, p: usize) -> Who {

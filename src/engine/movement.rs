@@ -1,9 +1,9 @@
 //! Movement within physical ranges (document §21) and the stamina it costs; body orientation.
 
 use super::Match;
+use super::candidate::{Candidate, Kind};
 use super::content::MEMO_KEY;
 use super::geometry::{V2, angle_between};
-use super::npc::{Candidate, Kind};
 
 /// A player's stamina recovery for the last few contexts it was evaluated in (it reads little
 /// besides the pace, so the same few values repeat all match).

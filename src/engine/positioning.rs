@@ -3,9 +3,9 @@
 //! positioning test that decides how well each player reads his destination.
 
 use super::Match;
+use super::candidate::{Candidate, Kind};
 use super::content::MAX_HELPERS;
 use super::geometry::{V2, sqrt_le};
-use super::npc::{Candidate, Kind};
 use super::state::{Ball, Line};
 
 impl Match {
@@ -272,33 +272,32 @@ impl Match {
         let (cx, cy) = (pitch.length / 2.0, pitch.width / 2.0);
         if pl.line == Line::Goalkeeper {
             let goal = pitch.own_goal();
-            let depth = (pr.gk_depth + pr.gk_depth_per_metre * b.dist(goal)).min(pr.gk_max_depth);
-            return goal + (b - goal).unit() * depth;
+            return pr.keeper_spot(goal, b);
         }
         let personality = team.personality;
         let goal_diff = self.state.score[t] as i32 - self.state.score[1 - t] as i32;
-        let mut x = slot.x + pr.follow_x * (b.x - cx);
-        let width = if attacking { pr.width_attack } else { pr.width_defence };
-        let y = cy + (slot.y - cy) * width + pr.follow_y * (b.y - cy);
+        let mut x = slot.x + pr.pos_follow_x * (b.x - cx);
+        let width = if attacking { pr.pos_width_attack } else { pr.pos_width_defence };
+        let y = cy + (slot.y - cy) * width + pr.pos_follow_y * (b.y - cy);
         if attacking {
-            x += pr.attack_shift + pr.verticality_push * personality.verticality as f64;
+            x += pr.pos_attack_shift + pr.pos_verticality_push * personality.verticality as f64;
         } else {
-            x += pr.defence_shift - pr.security_drop * personality.security as f64;
+            x += pr.pos_defence_shift - pr.pos_security_drop * personality.security as f64;
         }
-        if goal_diff < 0 && minute >= pr.late_minute {
-            x += pr.late_push;
+        if goal_diff < 0 && minute >= pr.pos_late_minute {
+            x += pr.pos_late_push;
         }
-        let mut target = V2::new(x.max(pr.min_x), y);
+        let mut target = V2::new(x.max(pr.pos_min_x), y);
         if attacking {
             // Attackers stay level with the opponents' last outfield line.
             let last_line = opponents.iter().map(|o| o.x).fold(f64::NEG_INFINITY, f64::max);
             if last_line.is_finite() {
-                target.x = target.x.min(last_line.max(b.x) + pr.last_line_margin);
+                target.x = target.x.min(last_line.max(b.x) + pr.pos_last_line_margin);
             }
         } else {
             if pl.line == Line::Defence {
                 // Defenders stay between the ball and their goal.
-                target.x = target.x.min((b.x - pr.mark_goal_side).max(pr.min_x));
+                target.x = target.x.min((b.x - pr.mark_goal_side).max(pr.pos_min_x));
             }
             // Mark the nearest opponent near the zone, from the goal side.
             let nearest = opponents

@@ -320,7 +320,7 @@ pub fn zone_point(zone: &Zone, from: V2, pitch: &super::geometry::Pitch) -> V2 {
 // ---- taking set pieces ----
 
 use super::Match;
-use super::npc::{Kind, Target};
+use super::candidate::{Kind, Target};
 use super::state::Line;
 
 impl Match {
@@ -530,7 +530,7 @@ impl Match {
     pub fn penalty_chances(&mut self, t: usize) -> Vec<(String, f64, f64)> {
         let Some(sp) = self.rules.set_pieces.clone() else { return Vec::new() };
         let pitch = self.rules.pitch;
-        let spot = self.frame(t, V2::new(pitch.length - self.rules.params.penalty_spot, pitch.goal_y));
+        let spot = self.frame(t, V2::new(pitch.length - self.rules.params.penalty_spot_distance, pitch.goal_y));
         let taker = self.pick_taker(t, sp.penalty.taker, spot);
         let keeper = self.keeper(1 - t);
         let goal_dir = (self.frame(t, pitch.goal()) - spot).unit();
@@ -676,7 +676,4 @@ impl Match {
 
 use super::content::ShotOutcome;
 use super::events::EventKind;
-
-fn round2(x: f64) -> f64 {
-    (x * 100.0).round() / 100.0
-}
+use super::round2;

@@ -315,11 +315,6 @@ impl XpRules {
         }
     }
 
-    /// The factor applied to a trait's steps (DX and IQ pay double in the baseline).
-    pub fn trait_factor(&self, t: &Trait) -> f64 {
-        self.factor(t)
-    }
-
     /// Positive XP, credits and net of a sheet, without building lines.
     pub fn totals(&self, sheet: &Sheet) -> Totals {
         let mut t = Totals::default();

@@ -56,13 +56,6 @@ impl Xp {
         Xp { num: n as i128, den: 1 }
     }
 
-    pub fn numer(&self) -> i128 {
-        self.num
-    }
-    pub fn denom(&self) -> i128 {
-        self.den
-    }
-
     /// A content number, read through its shortest decimal text (`0.85` is exactly 17/20).
     pub fn from_content(x: f64) -> Result<Xp, XpError> {
         if !x.is_finite() {

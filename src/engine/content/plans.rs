@@ -1,0 +1,294 @@
+//! Precomputation: content tables tabulated once per revision over every value the dice can give
+//! (margins, pass plans, opposed-test odds), so a match looks them up instead of evaluating them.
+
+use super::*;
+
+/// Content tables read by margin (or difficulty), tabulated over every value the dice can give.
+#[derive(Debug, Clone)]
+pub struct Margins {
+    pub(super) lo: i32,
+    pub(super) pass: Vec<(PassOutcome, f64, f64)>,
+    pub(super) shot: Vec<ShotOutcome>,
+    /// P(a reception keeps the ball) by the control test's difficulty.
+    pub(super) control_keep: Vec<f64>,
+}
+
+impl Margins {
+    pub(super) fn new(
+        odds: &crate::dice::Odds,
+        pass: &Tagged<PassOutcome>,
+        q_int: &RangeTable,
+        shot: &Tagged<ShotOutcome>,
+        control: &Tagged<ControlOutcome>,
+    ) -> Margins {
+        let spec = odds.spec();
+        let (tmin, tmax) = (spec.min_total() as i32, spec.max_total() as i32);
+        // Margins run from (min total − max difficulty) to (max total − min difficulty); cover
+        // difficulties well beyond any clamp (values beyond read as the ends).
+        let lo = tmin - tmax - 10;
+        let hi = tmax - tmin + 10;
+        let mut p = Vec::new();
+        let mut sh = Vec::new();
+        for m in lo..=hi {
+            let x = m as f64;
+            p.push((pass.of(x), pass.value(x), q_int.value(x)));
+            sh.push(shot.of(x));
+        }
+        let control_keep = (lo..=hi)
+            .map(|d| {
+                odds.totals()
+                    .filter(|(t, _)| control.of((*t as i32 - d) as f64) != ControlOutcome::Loose)
+                    .map(|(_, pr)| pr.as_f64())
+                    .sum()
+            })
+            .collect();
+        Margins { lo, pass: p, shot: sh, control_keep }
+    }
+
+    pub(super) fn at(&self, v: i32) -> usize {
+        (v - self.lo).clamp(0, self.pass.len() as i32 - 1) as usize
+    }
+
+    /// (outcome, Q_REC, Q_INT) of a pass or cross with this margin.
+    pub fn pass(&self, margin: i32) -> (PassOutcome, f64, f64) {
+        self.pass[self.at(margin)]
+    }
+
+    pub fn shot(&self, margin: i32) -> ShotOutcome {
+        self.shot[self.at(margin)]
+    }
+
+    /// Chance a reception with this difficulty keeps the ball (clean or a heavy touch).
+    pub fn control_keep(&self, difficulty: i32) -> f64 {
+        self.control_keep[self.at(difficulty)]
+    }
+
+    /// [`Margins::control_keep`] for a difficulty that may be fractional (0.6).
+    pub fn control_keep_of(&self, d: crate::dice::Difficulty) -> f64 {
+        if d.f == 0.0 {
+            self.control_keep(d.d)
+        } else {
+            (1.0 - d.f) * self.control_keep(d.d) + d.f * self.control_keep(d.d + 1)
+        }
+    }
+}
+
+/// What a pass of one difficulty can do, for the NPC's estimate: the margins that leave the
+/// ball within the receiver's reach, with their chances, and the distinct (Q_INT, Q_REC) pairs
+/// they give, in order of first appearance (interceptor and receiver difficulties depend on the
+/// margin only through these).
+#[derive(Debug, Clone, Default)]
+pub struct PassPlan {
+    pub q_ints: Vec<f64>,
+    pub q_recs: Vec<f64>,
+    /// (margin, its chance, index of its pair).
+    pub reachable: Vec<(i32, f64, usize)>,
+}
+
+impl PassPlan {
+    pub fn build(difficulty: i32, odds: &crate::dice::Odds, margins: &Margins, params: &Params) -> PassPlan {
+        let mut plan = PassPlan::default();
+        for (total, p) in odds.totals() {
+            let margin = total as i32 - difficulty;
+            let (outcome, q_rec, q_int) = margins.pass(margin);
+            let within = match outcome {
+                PassOutcome::OnTarget => true,
+                PassOutcome::Imprecise => {
+                    params.pass_imprecise_offset_per_margin * margin.unsigned_abs() as f64
+                        <= params.receive_reach_factor * params.loose_ball_reach
+                }
+                PassOutcome::Misplaced => false,
+            };
+            if !within {
+                continue;
+            }
+            let entry = match plan.q_ints.iter().zip(&plan.q_recs).position(|(&qi, &qr)| qi == q_int && qr == q_rec) {
+                Some(i) => i,
+                None => {
+                    plan.q_ints.push(q_int);
+                    plan.q_recs.push(q_rec);
+                    plan.q_ints.len() - 1
+                }
+            };
+            plan.reachable.push((margin, p.as_f64(), entry));
+        }
+        plan
+    }
+}
+
+/// The plans of a pass whose difficulty lies between `d` and `d + 1` (0.6): both plans' margins
+/// over one list of (Q_INT, Q_REC) pairs, so interceptors and the receiver are weighed once.
+#[derive(Debug, Clone, Default)]
+pub struct MixedPlan {
+    pub q_ints: Vec<f64>,
+    pub q_recs: Vec<f64>,
+    /// (margin, its chance at `d`, pair) and the same at `d + 1`.
+    pub lo: Vec<(i32, f64, usize)>,
+    pub hi: Vec<(i32, f64, usize)>,
+}
+
+impl MixedPlan {
+    pub fn build(d: i32, odds: &crate::dice::Odds, margins: &Margins, params: &Params) -> MixedPlan {
+        let (a, b) = (PassPlan::build(d, odds, margins, params), PassPlan::build(d + 1, odds, margins, params));
+        let mut m = MixedPlan::default();
+        let entry = |qi: f64, qr: f64, m: &mut MixedPlan| match m
+            .q_ints
+            .iter()
+            .zip(&m.q_recs)
+            .position(|(&x, &y)| x == qi && y == qr)
+        {
+            Some(i) => i,
+            None => {
+                m.q_ints.push(qi);
+                m.q_recs.push(qr);
+                m.q_ints.len() - 1
+            }
+        };
+        for &(margin, p, e) in &a.reachable {
+            let k = entry(a.q_ints[e], a.q_recs[e], &mut m);
+            m.lo.push((margin, p, k));
+        }
+        for &(margin, p, e) in &b.reachable {
+            let k = entry(b.q_ints[e], b.q_recs[e], &mut m);
+            m.hi.push((margin, p, k));
+        }
+        m
+    }
+}
+
+/// [`PassPlan`]s for every difficulty a pass is likely to have, built once per revision.
+#[derive(Debug, Clone)]
+pub struct PassPlans {
+    pub(super) lo: i32,
+    pub(super) plans: Vec<PassPlan>,
+    /// Built only for revisions with fractional values.
+    pub(super) mixed: Vec<MixedPlan>,
+}
+
+impl PassPlans {
+    pub(super) fn new(odds: &crate::dice::Odds, margins: &Margins, params: &Params, fractional: bool) -> PassPlans {
+        let spec = odds.spec();
+        // Difficulties well beyond the dice's totals behave like the ends; cover a wide band.
+        let lo = spec.min_total() as i32 - 20;
+        let hi = spec.max_total() as i32 + 20;
+        let mixed = if fractional {
+            (lo..=hi).map(|d| MixedPlan::build(d, odds, margins, params)).collect()
+        } else {
+            Vec::new()
+        };
+        PassPlans { lo, plans: (lo..=hi).map(|d| PassPlan::build(d, odds, margins, params)).collect(), mixed }
+    }
+
+    /// The plan of a pass with this difficulty, when tabulated.
+    pub fn get(&self, difficulty: i32) -> Option<&PassPlan> {
+        usize::try_from(difficulty - self.lo).ok().and_then(|i| self.plans.get(i))
+    }
+
+    /// The mixed plan of a pass between `difficulty` and the next, when tabulated.
+    pub fn mixed(&self, difficulty: i32) -> Option<&MixedPlan> {
+        usize::try_from(difficulty - self.lo).ok().and_then(|i| self.mixed.get(i))
+    }
+}
+
+/// Exact probabilities of opposed tests, tabulated by both difficulties (they are small integers).
+#[derive(Debug, Clone)]
+pub struct DuelOdds {
+    pub(super) lo: i32,
+    pub(super) n: usize,
+    /// P(carrier keeps) under the content's duel table.
+    pub(super) keep: Vec<f64>,
+    /// P(first wins) with ties contested again.
+    pub(super) win: Vec<f64>,
+}
+
+impl DuelOdds {
+    /// Both tests' margins enter only through their difference, and that difference through
+    /// the difference of the difficulties: the distribution of (carrier total − defender total)
+    /// is computed once and each pair of difficulties reads it, so the table costs the square
+    /// of the totals, not their fourth power. Counts are exact integers (`u128`: up to the
+    /// square of the outcomes), divided once per entry as before.
+    pub(super) fn new(odds: &crate::dice::Odds, tackle: &Tagged<DuelOutcome>) -> DuelOdds {
+        let spec = odds.spec();
+        // Difficulties of actions lie between 21 − max and 21 − min of any clamp; cover the dice.
+        let lo = spec.min_total() as i32 - 2;
+        let hi = spec.max_total() as i32 + 2;
+        let n = (hi - lo + 1) as usize;
+        let totals: Vec<(i32, u128)> = odds.totals().map(|(t, p)| (t as i32, u128::from(p.favourable))).collect();
+        // ways[d − d_lo] = outcome pairs with carrier total − defender total = d.
+        let (tmin, tmax) = (spec.min_total() as i32, spec.max_total() as i32);
+        let d_lo = tmin - tmax;
+        let mut ways = vec![0u128; (2 * (tmax - tmin) + 1) as usize];
+        for &(ta, pa) in &totals {
+            for &(tb, pb) in &totals {
+                ways[(ta - tb - d_lo) as usize] += pa * pb;
+            }
+        }
+        let all: u128 = ways.iter().sum();
+        // Per difference of difficulties e = da − db: the margins' difference is (ta − tb) − e.
+        let span = n as i32 - 1;
+        let mut keep_by = Vec::with_capacity(2 * n - 1);
+        let mut win_by = Vec::with_capacity(2 * n - 1);
+        for e in -span..=span {
+            let (mut k, mut w, mut tie) = (0u128, 0u128, 0u128);
+            for (i, &x) in ways.iter().enumerate() {
+                let d = d_lo + i as i32;
+                // The defender's margin minus the carrier's: (tb − db) − (ta − da) = e − d.
+                if tackle.of((e - d) as f64) == DuelOutcome::CarrierKeeps {
+                    k += x;
+                }
+                match d.cmp(&e) {
+                    std::cmp::Ordering::Greater => w += x,
+                    std::cmp::Ordering::Equal => tie += x,
+                    std::cmp::Ordering::Less => {}
+                }
+            }
+            keep_by.push(k as f64 / all as f64);
+            win_by.push(if all == tie { 0.5 } else { w as f64 / (all - tie) as f64 });
+        }
+        let mut keep = vec![0.0; n * n];
+        let mut win = vec![0.0; n * n];
+        for a in 0..n {
+            for b in 0..n {
+                let e = (a as i32 - b as i32 + span) as usize;
+                keep[a * n + b] = keep_by[e];
+                win[a * n + b] = win_by[e];
+            }
+        }
+        DuelOdds { lo, n, keep, win }
+    }
+
+    pub(super) fn index(&self, a: i32, b: i32) -> usize {
+        let clamp = |d: i32| (d - self.lo).clamp(0, self.n as i32 - 1) as usize;
+        clamp(a) * self.n + clamp(b)
+    }
+
+    /// Chance the carrier keeps the ball in a duel, by the two tests' difficulties.
+    pub fn keep(&self, carrier: i32, defender: i32) -> f64 {
+        self.keep[self.index(carrier, defender)]
+    }
+
+    /// [`DuelOdds::keep`] for difficulties that may be fractional (0.6): each side is rolled
+    /// against its two whole neighbours in proportion, independently.
+    pub fn keep_of(&self, carrier: crate::dice::Difficulty, defender: crate::dice::Difficulty) -> f64 {
+        Self::mixed(carrier, defender, |a, b| self.keep(a, b))
+    }
+
+    /// [`DuelOdds::win`] for difficulties that may be fractional.
+    pub fn win_of(&self, first: crate::dice::Difficulty, second: crate::dice::Difficulty) -> f64 {
+        Self::mixed(first, second, |a, b| self.win(a, b))
+    }
+
+    pub(super) fn mixed(a: crate::dice::Difficulty, b: crate::dice::Difficulty, at: impl Fn(i32, i32) -> f64) -> f64 {
+        if a.f == 0.0 && b.f == 0.0 {
+            return at(a.d, b.d);
+        }
+        let (fa, fb) = (a.f, b.f);
+        (1.0 - fa) * ((1.0 - fb) * at(a.d, b.d) + fb * at(a.d, b.d + 1))
+            + fa * ((1.0 - fb) * at(a.d + 1, b.d) + fb * at(a.d + 1, b.d + 1))
+    }
+
+    /// Chance the first of two contested tests wins (ties contested again).
+    pub fn win(&self, first: i32, second: i32) -> f64 {
+        self.win[self.index(first, second)]
+    }
+}
