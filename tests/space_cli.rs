@@ -239,3 +239,75 @@ fn no_process_outlives_a_match_run_from_the_command_line() {
     let pid = std::fs::read_to_string(&pidfile).unwrap().trim().to_string();
     assert!(!Path::new(&format!("/proc/{pid}")).exists(), "helper {pid} outlived the match");
 }
+
+#[test]
+fn outputs_are_planned_before_the_match_and_never_overwrite_an_input() {
+    let t = tempfile::tempdir().unwrap();
+    let board = t.path().join("b.json");
+    let text = r#"{"n": 5, "white": [[2, 2]], "black": [[4, 1]], "ball": [2, 2]}"#;
+    std::fs::write(&board, text).unwrap();
+    let b = board.to_str().unwrap();
+    // The record over the board it was played on: refused, the board untouched.
+    refused(&["space", "match", "--white", "@greedy", "--black", "@greedy", "--board", b, "--out", b], "--out");
+    assert_eq!(std::fs::read_to_string(&board).unwrap(), text);
+    // A CSV whose folder is missing and a CSV that is also a record: refused before any match
+    // (a bot that would leave a mark if it ever ran).
+    let mark = t.path().join("ran");
+    let bot = format!("b=touch {}; exit 1", mark.display());
+    let recs = t.path().join("records");
+    std::fs::create_dir(&recs).unwrap();
+    let clash = recs.join("c1-a-v-b.json");
+    refused(
+        &["space", "championship", "--bot", "a=@random", "--bot", &bot, "--seed", "1", "--csv", "/no/dir/c.csv"],
+        "folder /no/dir does not exist",
+    );
+    refused(
+        &[
+            "space",
+            "championship",
+            "--bot",
+            "a=@random",
+            "--bot",
+            &bot,
+            "--seed",
+            "1",
+            "--records",
+            recs.to_str().unwrap(),
+            "--csv",
+            clash.to_str().unwrap(),
+        ],
+        "are the same file",
+    );
+    assert!(!mark.exists(), "no match was played");
+    assert_eq!(std::fs::read_dir(&recs).unwrap().count(), 0);
+}
+
+#[test]
+fn a_timeout_in_a_busy_championship_is_played_again_alone() {
+    // A bot that is slow only the first time it ever plays (mkdir succeeds once): a machine
+    // that starved it. Its timed-out match is played again alone, and that playing counts.
+    let t = tempfile::tempdir().unwrap();
+    let mark = t.path().join("once");
+    let bot =
+        format!("slow=if mkdir {} 2>/dev/null; then sleep 5; else exec {} space bot greedy; fi", mark.display(), bin());
+    let v = json_of(&[
+        "space",
+        "championship",
+        "--bot",
+        &bot,
+        "--bot",
+        "g=@greedy",
+        "--seed",
+        "3",
+        "--jobs",
+        "2",
+        "--time-limit",
+        "2s",
+        "--quiet",
+        "--json",
+    ]);
+    let m = v["championships"][0]["matches"].as_array().unwrap();
+    assert_eq!(m.len(), 2);
+    assert_eq!(m.iter().filter(|x| x["rechecked"] == true).count(), 1, "{m:?}");
+    assert!(m.iter().all(|x| x["valid"] == serde_json::json!([true, true])), "{m:?}");
+}

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use tower::ServiceExt;
 
 fn app() -> axum::Router {
-    microfut::space_web::router(space_support::rules())
+    microfut::space_web::router(space_support::rules(), None)
 }
 
 async fn call(

@@ -94,6 +94,13 @@ pub fn serve(catalog: Catalog, bind: SocketAddr, db: &std::path::Path) -> Result
     let store = Store::open(db).map_err(|e| e.to_string())?;
     // Space Football's battlefield rides along when the catalog holds a playable revision of it.
     let space = catalog.revision("space", None).ok().and_then(|r| crate::space::compile(r).ok());
+    let space = match space {
+        Some(rules) => {
+            let games = crate::space_web::store::beside(db);
+            Some((rules, crate::space_web::store::GameStore::open(&games).map_err(|e| e.to_string())?))
+        }
+        None => None,
+    };
     let runs = Arc::new(Runs::new(Arc::new(catalog), Arc::new(store)));
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -105,9 +112,14 @@ pub fn serve(catalog: Catalog, bind: SocketAddr, db: &std::path::Path) -> Result
         let addr = listener.local_addr().map_err(|e| e.to_string())?;
         let battlefield = if space.is_some() { ", Space Football at /space/" } else { "" };
         println!("listening on http://{addr}/  (run store {}{battlefield})", db.display());
-        let mut app = app(default_areas(runs));
-        if let Some(rules) = space {
-            app = crate::space_web::router(rules).merge(app);
+        let mut areas = default_areas(runs);
+        if space.is_some() {
+            // Its routes are merged below; this area carries only its OpenAPI paths.
+            areas.push(OpenApiRouter::with_openapi(crate::space_web::openapi()));
+        }
+        let mut app = app(areas);
+        if let Some((rules, games)) = space {
+            app = crate::space_web::router(rules, Some(games)).merge(app);
         }
         axum::serve(listener, app)
             .with_graceful_shutdown(async {

@@ -60,6 +60,49 @@ impl Revision {
     pub fn label(&self) -> String {
         format!("{} {}", self.ruleset, self.version)
     }
+
+    /// The one document of this revision declaring `schema`, read as `T`: `(file, value)`, or
+    /// `None` with a diagnostic — none declares it, two do, or it does not read as `T` (at the
+    /// JSON pointer of the value that does not fit). Every ruleset's compiler starts here;
+    /// `game` names the ruleset in messages ("a Trilha revision").
+    pub fn one_document<T: serde::de::DeserializeOwned>(
+        &self,
+        schema: &str,
+        game: &str,
+        out: &mut Vec<Diagnostic>,
+    ) -> Option<(String, T)> {
+        let found: Vec<_> = self.documents.iter().filter(|(_, d)| declared_schema(d) == Some(schema)).collect();
+        match found.as_slice() {
+            [] => {
+                out.push(Diagnostic::new(
+                    self.file("manifest.json"),
+                    "/documents",
+                    format!("{game} needs a document with schema {schema}"),
+                ));
+                None
+            }
+            [(name, doc)] => {
+                let file = self.file(name);
+                match from_value_located::<T>((*doc).clone(), schema) {
+                    Ok(t) => Some((file, t)),
+                    Err(e) => {
+                        out.push(Diagnostic::new(file, e.pointer, format!("cannot read as {schema}: {}", e.message)));
+                        None
+                    }
+                }
+            }
+            [_, rest @ ..] => {
+                for (name, _) in rest {
+                    out.push(Diagnostic::new(
+                        self.file(name),
+                        "/$schema",
+                        format!("a second document with schema {schema}: {game} has one"),
+                    ));
+                }
+                None
+            }
+        }
+    }
 }
 
 /// A ruleset folder: its catalog file, its revisions and any other files (clubs, boards).

@@ -386,35 +386,6 @@ fn progress_bar(total: u64, quiet: bool, unit: &str) -> ProgressBar {
     bar
 }
 
-/// Refuses, before any work, an output file whose folder does not exist.
-pub(super) fn check_writable(path: &Path) -> CliResult {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    if !dir.is_dir() {
-        return Err(CliError::input(format!(
-            "cannot write {}: folder {} does not exist",
-            path.display(),
-            dir.display()
-        )));
-    }
-    if path.is_dir() {
-        return Err(CliError::input(format!("cannot write {}: it is a folder", path.display())));
-    }
-    Ok(())
-}
-
-/// Writes through a temporary file and a rename: a failed or interrupted command leaves no
-/// partial file behind.
-pub(super) fn write_atomically(path: &Path, text: &str) -> CliResult {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    let fail = |e: std::io::Error| CliError::input(format!("cannot write {}: {e}", path.display()));
-    std::fs::write(&tmp, text).map_err(fail)?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        fail(e)
-    })
-}
-
 fn calibrate(content: Option<&Path>, args: CalibrateArgs) -> CliResult {
     use crate::calibrate::{Settings, Targets, calibrate};
     let catalog = load_catalog(content)?;

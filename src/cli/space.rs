@@ -1,7 +1,7 @@
 //! `microfut space`: Space Football's boards, matches between bot processes, championships with
 //! their grades, replays, and the built-in bots as processes.
 
-use super::lab::{check_writable, print_out, write_atomically};
+use super::lab::print_out;
 use super::{CliError, CliResult};
 use crate::bot_process::Program;
 use crate::catalog::{Catalog, ContentTree};
@@ -48,6 +48,9 @@ pub struct ServeArgs {
     pub bind: std::net::SocketAddr,
     #[arg(long)]
     pub revision: Option<String>,
+    /// The SQLite file the games are stored in (created if missing; a restart keeps them).
+    #[arg(long, default_value = "space.db")]
+    pub db: PathBuf,
 }
 
 #[derive(Debug, clap::Args)]
@@ -229,7 +232,7 @@ pub fn run(content: Option<&Path>, args: SpaceArgs) -> CliResult {
         SpaceCommand::Bot(a) => bot(content, a),
         SpaceCommand::Serve(a) => {
             let rules = rules(content, a.revision.as_deref())?;
-            crate::space_web::serve(rules, a.bind).map_err(CliError::input)
+            crate::space_web::serve(rules, a.bind, &a.db).map_err(CliError::input)
         }
     }
 }
@@ -266,9 +269,10 @@ fn outcome_json(o: &Outcome) -> Value {
 
 fn play_match(content: Option<&Path>, a: MatchArgs) -> CliResult {
     let rules = rules(content, a.revision.as_deref())?;
-    if let Some(p) = &a.out {
-        check_writable(p)?;
-    }
+    // The record's file is checked before the match is played (and may not be the board read).
+    let inputs: Vec<(&str, &Path)> = a.board.iter().map(|b| ("--board", b.as_path())).collect();
+    let outputs: Vec<(&str, &Path)> = a.out.iter().map(|o| ("--out", o.as_path())).collect();
+    let plan = crate::files::Plan::new(&outputs, &inputs).map_err(CliError::input)?;
     let start = match (&a.board, a.seed) {
         (Some(path), _) => read_board(path)?,
         (None, Some(seed)) => {
@@ -294,8 +298,9 @@ fn play_match(content: Option<&Path>, a: MatchArgs) -> CliResult {
         time_limit.as_millis() as u64,
         &finished,
     );
-    if let Some(p) = &a.out {
-        write_atomically(p, &(serde_json::to_string_pretty(&rec).expect("serialises") + "\n"))?;
+    if !plan.is_empty() {
+        let text = serde_json::to_string_pretty(&rec).expect("serialises") + "\n";
+        plan.write(&[text.as_bytes()]).map_err(CliError::input)?;
     }
     let o = &finished.outcome;
     if a.json {
@@ -367,9 +372,6 @@ fn play_championship(content: Option<&Path>, a: ChampionshipArgs) -> CliResult {
             return Err(CliError::input(format!("two bots are named '{}'", e.name)));
         }
     }
-    if let Some(p) = &a.csv {
-        check_writable(p)?;
-    }
     if let Some(d) = &a.records
         && !d.is_dir()
     {
@@ -378,6 +380,22 @@ fn play_championship(content: Option<&Path>, a: ChampionshipArgs) -> CliResult {
     let c = a.championships as usize;
     let boards: Vec<Board> = (0..c).map(|i| championship::board(&rules, a.seed, i)).collect();
     let fixtures = championship::schedule(entries.len(), c);
+    // Every output — each match's record, the CSV — is planned before the first match: a
+    // championship that cannot write its results does not start, and one that fails writes none.
+    let record_paths: Vec<PathBuf> = match &a.records {
+        Some(dir) => fixtures
+            .iter()
+            .map(|f| {
+                dir.join(format!("c{}-{}-v-{}.json", f.championship + 1, entries[f.white].name, entries[f.black].name))
+            })
+            .collect(),
+        None => Vec::new(),
+    };
+    let mut outputs: Vec<(&str, &Path)> = record_paths.iter().map(|p| ("--records", p.as_path())).collect();
+    if let Some(p) = &a.csv {
+        outputs.push(("--csv", p.as_path()));
+    }
+    let plan = crate::files::Plan::new(&outputs, &[]).map_err(CliError::input)?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let jobs = a.jobs.map_or(cores, usize::from);
     let time_limit = a.time_limit.unwrap_or(Duration::from_millis(rules.championship.time_limit_ms));
@@ -403,19 +421,13 @@ fn play_championship(content: Option<&Path>, a: ChampionshipArgs) -> CliResult {
     let played = championship::play(&run, &fixtures, &|_| bar.inc(1));
     bar.finish_and_clear();
     if !a.quiet {
+        let rechecked = played.iter().filter(|p| p.rechecked).count();
         eprintln!(
-            "{} matches in {:.2} s, {jobs} at a time on {cores} core(s)",
+            "{} matches in {:.2} s, {jobs} at a time on {cores} core(s){}",
             fixtures.len(),
-            started.elapsed().as_secs_f64()
+            started.elapsed().as_secs_f64(),
+            if rechecked > 0 { format!("; {rechecked} with a timeout played again alone") } else { String::new() }
         );
-    }
-    if let Some(dir) = &a.records {
-        for p in &played {
-            let f = p.fixture;
-            let name = format!("c{}-{}-v-{}.json", f.championship + 1, entries[f.white].name, entries[f.black].name);
-            let rec = p.record.as_ref().expect("records kept");
-            write_atomically(&dir.join(name), &(serde_json::to_string_pretty(rec).expect("serialises") + "\n"))?;
-        }
     }
 
     let tables: Vec<Vec<Standing>> = (0..c)
@@ -431,8 +443,20 @@ fn play_championship(content: Option<&Path>, a: ChampionshipArgs) -> CliResult {
     let grades: Vec<Vec<f64>> = tables.iter().map(|t| t.iter().map(|s| s.grade).collect()).collect();
     let finals = championship::final_grades(&rules, &grades);
 
-    if let Some(p) = &a.csv {
-        write_atomically(p, &csv(&entries, &tables, &finals))?;
+    if !plan.is_empty() {
+        // `played` is in fixture order, as `record_paths` is.
+        let mut texts: Vec<String> = Vec::with_capacity(plan.outputs().count());
+        if a.records.is_some() {
+            for p in &played {
+                let rec = p.record.as_ref().expect("records kept");
+                texts.push(serde_json::to_string_pretty(rec).expect("serialises") + "\n");
+            }
+        }
+        if a.csv.is_some() {
+            texts.push(csv(&entries, &tables, &finals));
+        }
+        let bytes: Vec<&[u8]> = texts.iter().map(String::as_bytes).collect();
+        plan.write(&bytes).map_err(CliError::input)?;
     }
     if a.json {
         let v = json!({
@@ -450,6 +474,7 @@ fn play_championship(content: Option<&Path>, a: ChampionshipArgs) -> CliResult {
                     let mut m = outcome_json(&p.outcome);
                     m["white_bot"] = json!(entries[p.fixture.white].name);
                     m["black_bot"] = json!(entries[p.fixture.black].name);
+                    m["rechecked"] = json!(p.rechecked);
                     m["think_ms"] = json!({
                         "white": {"max": p.think_ms[0].0, "total": p.think_ms[0].1},
                         "black": {"max": p.think_ms[1].0, "total": p.think_ms[1].1},

@@ -11,7 +11,6 @@ use super::doc::*;
 use super::model::*;
 use crate::catalog::{Diagnostic, Revision, declared_schema, escape_token};
 use crate::ruleset::{Pipeline, Ruleset};
-use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -27,54 +26,6 @@ fn at(file: &str, pointer: &str) -> String {
 
 fn split(source: &str) -> (&str, &str) {
     source.split_once('#').unwrap_or((source, ""))
-}
-
-/// The one document of a kind.
-fn one<T: DeserializeOwned>(rev: &Revision, schema: &str, out: &mut Vec<Diagnostic>) -> Option<(String, T)> {
-    let found: Vec<_> = rev.documents.iter().filter(|(_, d)| declared_schema(d) == Some(schema)).collect();
-    match found.as_slice() {
-        [] => {
-            out.push(Diagnostic::new(
-                rev.file("manifest.json"),
-                "/documents",
-                format!("an effects revision needs a document with schema {schema}"),
-            ));
-            None
-        }
-        [(name, doc)] => {
-            let file = rev.file(name);
-            match serde_path_to_error::deserialize::<_, T>((*doc).clone()) {
-                Ok(d) => Some((file, d)),
-                Err(e) => {
-                    let pointer = json_pointer_of(e.path());
-                    out.push(Diagnostic::new(file, pointer, format!("cannot read as {schema}: {}", e.inner())));
-                    None
-                }
-            }
-        }
-        many => {
-            for (name, _) in &many[1..] {
-                out.push(Diagnostic::new(
-                    rev.file(name),
-                    "/$schema",
-                    format!("a second document with schema {schema}: an effects revision has one"),
-                ));
-            }
-            None
-        }
-    }
-}
-
-fn json_pointer_of(path: &serde_path_to_error::Path) -> String {
-    use serde_path_to_error::Segment;
-    path.iter()
-        .filter_map(|s| match s {
-            Segment::Seq { index } => Some(format!("/{index}")),
-            Segment::Map { key } => Some(format!("/{}", escape_token(key))),
-            Segment::Enum { variant } => Some(format!("/{}", escape_token(variant))),
-            Segment::Unknown => None,
-        })
-        .collect()
 }
 
 /// Pipeline ids the revision declares, compiled or not: a reference to one that failed to
@@ -168,10 +119,10 @@ pub fn compile(rev: &Revision) -> Result<World, Vec<Diagnostic>> {
     let (rs, out) = crate::ruleset::compile_partial(rev);
     let Some(rs) = rs else { return Err(out) };
     let mut cx = Ctx { rev, rs: &rs, declared: declared_pipelines(rev), out };
-    let world = one::<WorldDoc>(rev, WORLD_SCHEMA, &mut cx.out);
-    let cards = one::<CardsDoc>(rev, CARDS_SCHEMA, &mut cx.out);
-    let policies = one::<PoliciesDoc>(rev, POLICIES_SCHEMA, &mut cx.out);
-    let modes = one::<ModesDoc>(rev, MODES_SCHEMA, &mut cx.out);
+    let world = rev.one_document::<WorldDoc>(WORLD_SCHEMA, "an effects revision", &mut cx.out);
+    let cards = rev.one_document::<CardsDoc>(CARDS_SCHEMA, "an effects revision", &mut cx.out);
+    let policies = rev.one_document::<PoliciesDoc>(POLICIES_SCHEMA, "an effects revision", &mut cx.out);
+    let modes = rev.one_document::<ModesDoc>(MODES_SCHEMA, "an effects revision", &mut cx.out);
     let (
         Some((world_file, world)),
         Some((cards_file, cards)),

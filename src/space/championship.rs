@@ -14,7 +14,7 @@ use super::compile::Rules;
 use super::moves::Victory;
 use super::protocol::{ProcessBot, limits};
 use super::record::{Entrant, MatchRecord};
-use super::referee::{self, Outcome, Player};
+use super::referee::{self, Outcome, Player, Reason};
 use crate::bot_process::Program;
 use crate::dice::Dice;
 use serde::Serialize;
@@ -177,6 +177,8 @@ pub struct Played {
     /// Each side's longest and total thinking time, ms.
     pub think_ms: [(f64, f64); 2],
     pub record: Option<MatchRecord>,
+    /// A timeout in the first playing, played again alone: this is the second playing.
+    pub rechecked: bool,
 }
 
 /// How to run a championship's matches.
@@ -192,51 +194,70 @@ pub struct Run<'a> {
     pub records: bool,
 }
 
+/// Plays one fixture: both bots as processes, the referee between them.
+fn play_one(run: &Run, fx: Fixture) -> Played {
+    let limits = limits(run.rules);
+    let (w, b) = (&run.entries[fx.white], &run.entries[fx.black]);
+    let board = &run.boards[fx.championship];
+    let mut white = ProcessBot::start(&w.program, limits, run.rules.actions);
+    let mut black = ProcessBot::start(&b.program, limits, run.rules.actions);
+    let opts = referee::Options { time_limit: run.time_limit, record: true };
+    let players: [&mut dyn Player; 2] = [&mut white, &mut black];
+    let finished = referee::play(run.rules, board.clone(), players, &opts);
+    let mut think = [(0.0f64, 0.0f64); 2];
+    for p in &finished.log {
+        let t = &mut think[p.side.index()];
+        let ms = p.ms.unwrap_or(0.0);
+        t.0 = t.0.max(ms);
+        t.1 += ms;
+    }
+    let record = run.records.then(|| {
+        let entrant = |e: &Entry| Entrant { name: e.name.clone(), command: e.command.clone() };
+        MatchRecord::new(run.rules, None, board, [entrant(w), entrant(b)], run.time_limit.as_millis() as u64, &finished)
+    });
+    Played { fixture: fx, outcome: finished.outcome, think_ms: think, record, rechecked: false }
+}
+
+fn timed_out(p: &Played) -> bool {
+    p.outcome.reasons.values().any(|f| f.reason == Reason::Timeout)
+}
+
 /// Plays every fixture, `jobs` at a time; results come back in fixture order. `done` is called
 /// after each match (from the worker threads), for progress.
+///
+/// Timing fairness: a bot is frozen outside its turn, so with `jobs` ≤ cores each bot on the
+/// clock has a core of its own. A machine loaded by others can still steal a bot's wall-clock
+/// time, so a match lost on a timeout is not ruled on that playing: once every match is played,
+/// each one with a timeout is played again alone — nothing else of the championship running —
+/// and that playing is the result (`rechecked`). A bot that is really too slow times out again;
+/// one that was starved by its neighbours does not.
 pub fn play(run: &Run, fixtures: &[Fixture], done: &(dyn Fn(&Played) + Sync)) -> Vec<Played> {
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Played>>> = Mutex::new(vec![None; fixtures.len()]);
-    let limits = limits(run.rules);
     std::thread::scope(|scope| {
         for _ in 0..run.jobs.max(1).min(fixtures.len().max(1)) {
             scope.spawn(|| {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&fx) = fixtures.get(i) else { break };
-                    let (w, b) = (&run.entries[fx.white], &run.entries[fx.black]);
-                    let board = &run.boards[fx.championship];
-                    let mut white = ProcessBot::start(&w.program, limits, run.rules.actions);
-                    let mut black = ProcessBot::start(&b.program, limits, run.rules.actions);
-                    let opts = referee::Options { time_limit: run.time_limit, record: true };
-                    let players: [&mut dyn Player; 2] = [&mut white, &mut black];
-                    let finished = referee::play(run.rules, board.clone(), players, &opts);
-                    let mut think = [(0.0f64, 0.0f64); 2];
-                    for p in &finished.log {
-                        let t = &mut think[p.side.index()];
-                        let ms = p.ms.unwrap_or(0.0);
-                        t.0 = t.0.max(ms);
-                        t.1 += ms;
+                    let played = play_one(run, fx);
+                    if !(run.jobs > 1 && timed_out(&played)) {
+                        done(&played);
                     }
-                    let record = run.records.then(|| {
-                        let entrant = |e: &Entry| Entrant { name: e.name.clone(), command: e.command.clone() };
-                        MatchRecord::new(
-                            run.rules,
-                            None,
-                            board,
-                            [entrant(w), entrant(b)],
-                            run.time_limit.as_millis() as u64,
-                            &finished,
-                        )
-                    });
-                    let played = Played { fixture: fx, outcome: finished.outcome, think_ms: think, record };
-                    done(&played);
                     results.lock().expect("no worker panics")[i] = Some(played);
                 }
             });
         }
     });
-    results.into_inner().expect("no worker panics").into_iter().map(|p| p.expect("every fixture played")).collect()
+    let mut out: Vec<Played> =
+        results.into_inner().expect("no worker panics").into_iter().map(|p| p.expect("every fixture played")).collect();
+    if run.jobs > 1 {
+        for p in out.iter_mut().filter(|p| timed_out(p)) {
+            *p = Played { rechecked: true, ..play_one(run, p.fixture) };
+            done(p);
+        }
+    }
+    out
 }
 
 /// Counts of how matches ended, for a summary line.

@@ -4,9 +4,8 @@
 
 use super::board::{MAX_N, MAX_ROBOTS};
 use super::doc::*;
-use crate::catalog::{Diagnostic, Labels, Revision, declared_schema};
+use crate::catalog::{Diagnostic, Labels, Revision};
 use crate::expr::{self, Frame, Lookup, Scope, Slot};
-use serde::de::DeserializeOwned;
 use std::sync::Arc;
 
 pub use super::doc::ActionsDoc as Actions;
@@ -70,35 +69,6 @@ impl Rules {
     }
 }
 
-/// The one document of a kind: (file, value).
-fn one<T: DeserializeOwned>(rev: &Revision, schema: &str, out: &mut Vec<Diagnostic>) -> Option<(String, T)> {
-    let found: Vec<_> = rev.documents.iter().filter(|(_, d)| declared_schema(d) == Some(schema)).collect();
-    match found.as_slice() {
-        [] => {
-            out.push(Diagnostic::new(
-                rev.file("manifest.json"),
-                "/documents",
-                format!("a Space Football revision needs a document with schema {schema}"),
-            ));
-            None
-        }
-        [(name, doc)] => {
-            let file = rev.file(name);
-            match serde_json::from_value::<T>((*doc).clone()) {
-                Ok(t) => Some((file, t)),
-                Err(e) => {
-                    out.push(Diagnostic::new(file, "", format!("cannot read as {schema}: {e}")));
-                    None
-                }
-            }
-        }
-        [_, (second, _), ..] => {
-            out.push(Diagnostic::new(rev.file(second), "/$schema", format!("a second {schema} document")));
-            None
-        }
-    }
-}
-
 /// The names a field formula may read: only `n`.
 struct NScope;
 
@@ -145,9 +115,9 @@ fn whole(file: &str, pointer: &str, text: &str, f: &expr::Compiled, n: u8, out: 
 /// Compiles a Space Football revision, reporting every problem with file and JSON pointer.
 pub fn compile(rev: &Revision) -> Result<Rules, Vec<Diagnostic>> {
     let mut out = Vec::new();
-    let game = one::<GameDoc>(rev, GAME_SCHEMA, &mut out);
-    let champ = one::<ChampionshipDoc>(rev, CHAMPIONSHIP_SCHEMA, &mut out);
-    let bots = one::<BotsDoc>(rev, BOTS_SCHEMA, &mut out);
+    let game = rev.one_document::<GameDoc>(GAME_SCHEMA, "a Space Football revision", &mut out);
+    let champ = rev.one_document::<ChampionshipDoc>(CHAMPIONSHIP_SCHEMA, "a Space Football revision", &mut out);
+    let bots = rev.one_document::<BotsDoc>(BOTS_SCHEMA, "a Space Football revision", &mut out);
     let (Some((gfile, game)), Some((cfile, champ)), Some((bfile, bots))) = (game, champ, bots) else {
         return Err(out);
     };

@@ -9,15 +9,20 @@
 //! and `microfut serve` can `merge` the same router. Handlers are thin: they parse, call the
 //! library (`space::moves`, `space::bots`, `space::referee`, `space::record`) and answer JSON;
 //! no rule is computed here or in the page — the page draws the boards and the legal actions the
-//! API returns. Games live in memory (the most recent [`MAX_GAMES`]); a game's writes need its
-//! token (`Authorization: Bearer …`). Built-in bots play in process on their node budget, so a
+//! API returns. Games are stored (`store`: SQLite, so a restart or a killed server keeps them)
+//! and the most recent [`MAX_GAMES`] kept in memory; a game's writes need its token
+//! (`Authorization: Bearer …`). Built-in bots play in process on their node budget, so a
 //! game and a demo match are the same for the same seed on any machine. Errors are 4xx JSON
 //! `{"error": {"code", "message", "field"}}` naming the field (a JSON pointer, a query parameter,
 //! a header) — the shape `microfut serve` uses.
 //!
-//! Limits: games are lost when the server stops (a recorded match can be saved from the page and
-//! replayed); ids and tokens come from the standard library's randomly keyed hasher (64 bits
-//! each), enough for a local page, not a public service.
+//! Limits: without a store ([`router`] given `None`: the tests) games live in memory only; a
+//! stored game made under another revision of the rules is not resumed (its record still
+//! replays with `space replay` on that revision); ids and tokens come from the standard
+//! library's randomly keyed hasher (64 and 128 bits), enough for a local page, not a public
+//! service.
+
+pub mod store;
 
 use crate::dice::Dice;
 use crate::space::bots::{BotKind, Builtin, Thinking};
@@ -37,8 +42,12 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::hash::{BuildHasher, Hasher};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+use store::{GameRow, GameStore, token_sha256};
 
-/// Games kept in memory; the oldest is forgotten beyond this.
+/// The dice label of the battlefield's random bot (a game's seed derives its stream).
+const WEB_BOT_LABEL: &[u8] = b"space/web/bot";
+
+/// Games kept in memory; the oldest is forgotten beyond this (it stays in the store).
 pub const MAX_GAMES: usize = 1000;
 /// The largest request body (a match record of a long match is ~100 KB).
 pub const BODY_LIMIT: usize = 4 << 20;
@@ -128,7 +137,8 @@ fn random_hex() -> String {
 
 /// A person's game against a built-in bot.
 struct Game {
-    token: String,
+    /// Only the token's SHA-256 is kept (and stored).
+    token_sha256: String,
     seed: u64,
     start: Board,
     board: Board,
@@ -144,6 +154,7 @@ struct Game {
 pub struct Battlefield {
     rules: Rules,
     games: Mutex<Games>,
+    store: Option<GameStore>,
 }
 
 /// The games by id, their ids oldest first, and the ids of those whose bot is thinking (taken
@@ -171,9 +182,48 @@ impl Games {
 }
 
 impl Battlefield {
-    pub fn new(rules: Rules) -> Battlefield {
-        Battlefield { rules, games: Mutex::new(Games::default()) }
+    pub fn new(rules: Rules, store: Option<GameStore>) -> Battlefield {
+        Battlefield { rules, games: Mutex::new(Games::default()), store }
     }
+
+    /// Keeps a game in memory, forgetting the oldest beyond [`MAX_GAMES`] (they stay stored).
+    fn keep(g: &mut Games, id: String, game: Game) {
+        if g.by_id.insert(id.clone(), game).is_none() {
+            g.order.push_back(id);
+        }
+        while g.order.len() > MAX_GAMES {
+            if let Some(old) = g.order.pop_front() {
+                g.by_id.remove(&old);
+            }
+        }
+    }
+
+    /// Brings a stored game back into memory if it is not there (after a restart, or forgotten).
+    fn load(&self, id: &str) -> ApiResult<()> {
+        let Some(store) = &self.store else { return Ok(()) };
+        if self.games.lock().expect("no handler panics").by_id.contains_key(id) {
+            return Ok(());
+        }
+        let row = store.get(id).map_err(unavailable)?;
+        let Some(row) = row else { return Ok(()) };
+        let game = Game::restore(&self.rules, &row)?;
+        let mut g = self.games.lock().expect("no handler panics");
+        if !g.by_id.contains_key(id) && !g.busy.contains(id) {
+            Self::keep(&mut g, id.to_string(), game);
+        }
+        Ok(())
+    }
+
+    /// Writes a game's actions and outcome after a move.
+    fn save(&self, id: &str, game: &Game) -> ApiResult<()> {
+        let Some(store) = &self.store else { return Ok(()) };
+        let (actions, outcome) = game.columns();
+        store.update(id, &actions, outcome.as_deref()).map_err(unavailable)
+    }
+}
+
+fn unavailable(e: impl std::fmt::Display) -> ApiError {
+    ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", e.to_string(), None)
 }
 
 fn bot_kind(field: &str, name: &str) -> ApiResult<BotKind> {
@@ -194,6 +244,83 @@ fn legal(rules: &Rules, b: &Board, side: Side) -> Vec<Action> {
 }
 
 impl Game {
+    /// The actions and outcome columns of its stored row.
+    fn columns(&self) -> (String, Option<String>) {
+        let actions = serde_json::to_string(&self.log).expect("serialises");
+        (actions, self.outcome.as_ref().map(|o| serde_json::to_string(o).expect("serialises")))
+    }
+
+    fn row(&self, id: &str, rules: &Rules) -> GameRow {
+        let (actions, outcome) = self.columns();
+        GameRow {
+            id: id.to_string(),
+            token_sha256: self.token_sha256.clone(),
+            revision: rules.version.clone(),
+            fingerprint: rules.fingerprint.clone(),
+            seed: self.seed,
+            human: self.human.name().to_string(),
+            bot: self.bot_kind.name().to_string(),
+            start: serde_json::to_string(&self.start.to_json()).expect("serialises"),
+            actions,
+            outcome,
+        }
+    }
+
+    /// A stored game, played again from its start on these rules: every action re-checked, the
+    /// random bot's dice advanced by replaying its choices (the other bots keep no state).
+    fn restore(rules: &Rules, row: &GameRow) -> ApiResult<Game> {
+        let gone = |why: String| {
+            ApiError::new(StatusCode::CONFLICT, "not_resumable", format!("game {}: {why}", row.id), Some("id"))
+        };
+        if row.fingerprint != rules.fingerprint {
+            return Err(gone(format!(
+                "it was played on space {} ({}); this server plays {} ({})",
+                row.revision, row.fingerprint, rules.version, rules.fingerprint
+            )));
+        }
+        let corrupt = |what: &str, e: &dyn std::fmt::Display| gone(format!("its stored {what} is unreadable: {e}"));
+        let human: Side = serde_json::from_value(Value::String(row.human.clone())).map_err(|e| corrupt("side", &e))?;
+        let bot_kind = BotKind::parse(&row.bot).map_err(|e| corrupt("bot", &e))?;
+        let start: BoardJson = serde_json::from_str(&row.start).map_err(|e| corrupt("board", &e))?;
+        let start = Board::from_json(&start).map_err(|e| corrupt("board", &e))?;
+        let log: Vec<Played> = serde_json::from_str(&row.actions).map_err(|e| corrupt("actions", &e))?;
+        let outcome: Option<Outcome> =
+            row.outcome.as_deref().map(serde_json::from_str).transpose().map_err(|e| corrupt("outcome", &e))?;
+        let bot = Builtin::new(bot_kind, rules, Dice::derived(row.seed, WEB_BOT_LABEL), Thinking::Nodes);
+        let mut game = Game {
+            token_sha256: row.token_sha256.clone(),
+            seed: row.seed,
+            board: start.clone(),
+            start,
+            to_move: Side::White,
+            human,
+            bot_kind,
+            bot,
+            log: Vec::new(),
+            outcome: None,
+        };
+        for (i, p) in log.iter().enumerate() {
+            let a = p.action;
+            if let Err(why) = moves::classify(&game.board, p.side, &rules.actions, a.from, a.to, Some(a.kind)) {
+                return Err(corrupt(&format!("action {}", i + 1), &why));
+            }
+            if p.side != human && bot_kind == BotKind::Random {
+                let view = if p.side == Side::White { game.board.clone() } else { game.board.mirrored() };
+                game.bot.choose(&view, Duration::from_millis(rules.championship.time_limit_ms));
+            }
+            game.play(rules, p.side, a);
+        }
+        // After the last action the side to move is the one `advance` left it at: the person
+        // (passes skipped), unless the game is over.
+        if game.outcome.is_none() {
+            game.advance(rules);
+        }
+        if game.outcome != outcome {
+            return Err(gone("its stored outcome does not follow from its actions".into()));
+        }
+        Ok(game)
+    }
+
     fn view(&self, id: &str, rules: &Rules) -> Value {
         let human_turn = self.outcome.is_none() && self.to_move == self.human;
         json!({
@@ -330,9 +457,10 @@ async fn new_game(State(s): State<Shared>, headers: HeaderMap, bytes: Bytes) -> 
     let req: NewGame = body(&headers, &bytes)?;
     let kind = bot_kind("/bot", &req.bot)?;
     let start = draw_board(&s.rules, req.seed, req.n, "/n")?;
-    let bot = Builtin::new(kind, &s.rules, Dice::derived(req.seed, b"space/web/bot"), Thinking::Nodes);
+    let bot = Builtin::new(kind, &s.rules, Dice::derived(req.seed, WEB_BOT_LABEL), Thinking::Nodes);
+    let token = random_hex() + &random_hex();
     let mut game = Game {
-        token: random_hex() + &random_hex(),
+        token_sha256: token_sha256(&token),
         seed: req.seed,
         board: start.clone(),
         start,
@@ -350,21 +478,21 @@ async fn new_game(State(s): State<Shared>, headers: HeaderMap, bytes: Bytes) -> 
     })
     .await
     .map_err(|e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", e.to_string(), None))?;
-    let id = random_hex();
-    let mut view = game.view(&id, &s.rules);
-    view["token"] = json!(game.token);
-    let mut g = s.games.lock().expect("no handler panics");
-    g.by_id.insert(id.clone(), game);
-    g.order.push_back(id);
-    while g.order.len() > MAX_GAMES {
-        if let Some(old) = g.order.pop_front() {
-            g.by_id.remove(&old);
-        }
+    let id = random_hex() + &random_hex();
+    if let Some(store) = &s.store {
+        store.create(&game.row(&id, &s.rules)).map_err(unavailable)?;
     }
+    let mut view = game.view(&id, &s.rules);
+    view["token"] = json!(token);
+    let mut g = s.games.lock().expect("no handler panics");
+    Battlefield::keep(&mut g, id, game);
     Ok((StatusCode::CREATED, axum::Json(view)))
 }
 
 async fn get_game(State(s): State<Shared>, Path(id): Path<String>) -> ApiResult<impl IntoResponse> {
+    let shared = s.clone();
+    let key = id.clone();
+    tokio::task::spawn_blocking(move || shared.load(&key)).await.map_err(unavailable)??;
     let g = s.games.lock().expect("no handler panics");
     Ok(axum::Json(g.get(&id)?.view(&id, &s.rules)))
 }
@@ -389,10 +517,13 @@ async fn act(
         })?
         .to_string();
     let req: Move = body(&headers, &bytes)?;
+    let shared = s.clone();
+    let key = id.clone();
+    tokio::task::spawn_blocking(move || shared.load(&key)).await.map_err(unavailable)??;
     let mut game = {
         let mut g = s.games.lock().expect("no handler panics");
         let game = g.get(&id)?;
-        if game.token != token {
+        if game.token_sha256 != token_sha256(&token) {
             return Err(ApiError::new(
                 StatusCode::FORBIDDEN,
                 "forbidden",
@@ -416,19 +547,34 @@ async fn act(
         }
         Ok(kind) => {
             let shared = s.clone();
+            let key = id.clone();
             let played = tokio::task::spawn_blocking(move || {
                 game.play(&shared.rules, human, Action::new(kind, req.from, req.to));
                 game.advance(&shared.rules);
-                game
+                // Stored before it is answered.
+                let saved = shared.save(&key, &game);
+                (game, saved)
             })
             .await;
             match played {
-                Ok(g) => {
+                Ok((_, Err(e))) => {
+                    // Not stored: the game leaves memory and comes back from the file as it was
+                    // before this move on the next request, so memory and file never disagree.
+                    let mut g = s.games.lock().expect("no handler panics");
+                    g.busy.remove(&id);
+                    g.order.retain(|o| o != &id);
+                    return Err(e);
+                }
+                Ok((g, Ok(()))) => {
                     game = g;
                     Ok(())
                 }
                 Err(e) => {
-                    return Err(ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", e.to_string(), None));
+                    // The blocking task panicked: the game is lost from memory (its stored
+                    // row is as before the move) and reloads from the file on the next request.
+                    let mut g = s.games.lock().expect("no handler panics");
+                    g.busy.remove(&id);
+                    return Err(unavailable(e));
                 }
             }
         }
@@ -509,6 +655,15 @@ async fn replay(State(s): State<Shared>, headers: HeaderMap, bytes: Bytes) -> Ap
 }
 
 const INDEX: &str = include_str!("assets/index.html");
+const OPENAPI: &str = include_str!("assets/openapi.json");
+
+/// The battlefield's part of the server's OpenAPI document: its paths relative to `/api/v1`
+/// (`/space/games`, …), written by hand beside the handlers (the routes are a plain axum
+/// `Router`, so `microfut space serve` needs no OpenAPI machinery); `microfut serve` merges it
+/// into `/api/v1/openapi.json` as an area of its own. A test checks every path is a route.
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    serde_json::from_str(OPENAPI).expect("the embedded OpenAPI fragment reads (tested)")
+}
 const APP_JS: &str = include_str!("assets/app.js");
 const APP_CSS: &str = include_str!("assets/app.css");
 
@@ -518,8 +673,8 @@ async fn api_not_found(uri: axum::http::Uri) -> ApiError {
 
 /// The battlefield's routes — `/api/v1/space/…` and the page at `/space/` — with their state,
 /// ready to serve alone or to merge into another server's router.
-pub fn router(rules: Rules) -> Router {
-    let state: Shared = Arc::new(Battlefield::new(rules));
+pub fn router(rules: Rules, store: Option<GameStore>) -> Router {
+    let state: Shared = Arc::new(Battlefield::new(rules, store));
     Router::new()
         .route("/api/v1/space/rules", get(rules_info))
         .route("/api/v1/space/board", get(board))
@@ -537,8 +692,10 @@ pub fn router(rules: Rules) -> Router {
         .with_state(state)
 }
 
-/// `microfut space serve`: the battlefield alone. Prints `listening on http://ADDR/space/`.
-pub fn serve(rules: Rules, bind: std::net::SocketAddr) -> Result<(), String> {
+/// `microfut space serve`: the battlefield alone, its games in `db`. Prints `listening on
+/// http://ADDR/space/`.
+pub fn serve(rules: Rules, bind: std::net::SocketAddr, db: &std::path::Path) -> Result<(), String> {
+    let store = GameStore::open(db).map_err(|e| e.to_string())?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -547,8 +704,8 @@ pub fn serve(rules: Rules, bind: std::net::SocketAddr) -> Result<(), String> {
         let listener =
             tokio::net::TcpListener::bind(bind).await.map_err(|e| format!("cannot listen on {bind}: {e}"))?;
         let addr = listener.local_addr().map_err(|e| e.to_string())?;
-        println!("listening on http://{addr}/space/");
-        let app = router(rules)
+        println!("listening on http://{addr}/space/  (games in {})", db.display());
+        let app = router(rules, Some(store))
             .route("/", get(|| async { Redirect::temporary("/space/") }))
             .fallback(|uri: axum::http::Uri| async move { api_not_found(uri).await })
             .method_not_allowed_fallback(|m: axum::http::Method, uri: axum::http::Uri| async move {

@@ -1,8 +1,7 @@
 //! Trilha documents → compiled [`Rules`], with every meaning check the schemas cannot express.
 
 use super::doc::*;
-use crate::catalog::{Diagnostic, Labels, Revision, declared_schema, escape_token};
-use serde::de::DeserializeOwned;
+use crate::catalog::{Diagnostic, Labels, Revision, escape_token};
 
 /// Engine limits (not rules): the schemas enforce them; the game keeps pawns and dice on the stack.
 pub const MAX_SEATS: usize = 16;
@@ -63,35 +62,6 @@ impl Rules {
     }
 }
 
-/// The one document of a kind: (file, value).
-fn one<T: DeserializeOwned>(rev: &Revision, schema: &str, out: &mut Vec<Diagnostic>) -> Option<(String, T)> {
-    let found: Vec<_> = rev.documents.iter().filter(|(_, d)| declared_schema(d) == Some(schema)).collect();
-    match found.as_slice() {
-        [] => {
-            out.push(Diagnostic::new(
-                rev.file("manifest.json"),
-                "/documents",
-                format!("a Trilha revision needs a document with schema {schema}"),
-            ));
-            None
-        }
-        [(name, doc)] => {
-            let file = rev.file(name);
-            match serde_json::from_value::<T>((*doc).clone()) {
-                Ok(t) => Some((file, t)),
-                Err(e) => {
-                    out.push(Diagnostic::new(file, "", format!("cannot read as {schema}: {e}")));
-                    None
-                }
-            }
-        }
-        [_, (second, _), ..] => {
-            out.push(Diagnostic::new(rev.file(second), "/$schema", format!("a second {schema} document")));
-            None
-        }
-    }
-}
-
 fn small(v: i64) -> i32 {
     v.clamp(-1_000_000, 1_000_000) as i32
 }
@@ -99,9 +69,9 @@ fn small(v: i64) -> i32 {
 /// Compiles a Trilha revision, reporting every problem with file and JSON pointer.
 pub fn compile(rev: &Revision) -> Result<Rules, Vec<Diagnostic>> {
     let mut out = Vec::new();
-    let board = one::<BoardDoc>(rev, BOARD_SCHEMA, &mut out);
-    let play = one::<PlayDoc>(rev, PLAY_SCHEMA, &mut out);
-    let strategies = one::<StrategiesDoc>(rev, STRATEGIES_SCHEMA, &mut out);
+    let board = rev.one_document::<BoardDoc>(BOARD_SCHEMA, "a Trilha revision", &mut out);
+    let play = rev.one_document::<PlayDoc>(PLAY_SCHEMA, "a Trilha revision", &mut out);
+    let strategies = rev.one_document::<StrategiesDoc>(STRATEGIES_SCHEMA, "a Trilha revision", &mut out);
     let (Some((bfile, board)), Some((pfile, play)), Some((_, strategies))) = (board, play, strategies) else {
         return Err(out);
     };

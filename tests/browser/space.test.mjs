@@ -1,10 +1,16 @@
 // The Space Football battlefield in a real browser (`microfut space serve`): play the greedy bot
 // by clicking — the legal actions of the selected robot highlighted, the bot answering, the game
 // to its end — as white and as black; then watch a match of two bots step by step, and open a
-// match record. Screenshots go to tests/browser/out/ and are checked to be non-blank.
+// match record; the page in Portuguese; a reload resumes the game. Screenshots go to
+// tests/browser/out/ and are checked to be non-blank.
+//
+// Every wait is on a condition of the page (its `data-ready` mark, the game the API returned,
+// the bot no longer thinking), never a fixed sleep: under a loaded machine the answers come late,
+// not in a different order.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launch, startServer, assertNotBlank } from './lib.mjs';
@@ -16,7 +22,8 @@ let server, browser;
 
 before(async () => {
   mkdirSync(OUT, { recursive: true });
-  server = await startServer(BIN, ['space', 'serve', '--bind', '127.0.0.1:0']);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'space-browser-'));
+  server = await startServer(BIN, ['space', 'serve', '--bind', '127.0.0.1:0', '--db', path.join(dir, 'games.db')]);
   browser = await launch();
 });
 
@@ -25,14 +32,27 @@ after(async () => {
   server?.child.kill('SIGKILL');
 });
 
-async function start(page, { n, seed, human, bot }) {
+// A page in English (the page follows the browser's language unless told).
+const newPage = (viewport) => browser.newPage({ viewport, locale: 'en-US' });
+
+// Opens the page and waits until it has its rules and its opening game (`data-ready`).
+async function open(page) {
   await page.goto(new URL(server.url).origin + '/space/');
-  await page.waitForSelector('#bot option', { state: 'attached' });
+  await page.waitForSelector('body[data-ready="true"]', { state: 'attached' });
+}
+
+async function start(page, { n, seed, human, bot }) {
+  await open(page);
   await page.selectOption('#n', String(n));
   await page.fill('#seed', String(seed));
   await page.selectOption('#human', human);
   await page.selectOption('#bot', bot);
   await page.click('#start');
+  // The game asked for — not the opening one — is shown and it is the person's turn.
+  await page.waitForFunction(({ n, seed, human }) => {
+    const g = typeof state !== 'undefined' && state.game;
+    return g && g.seed === seed && g.human === human && g.board.n === n && !state.busy && g.legal.length > 0;
+  }, { n, seed, human });
   await page.waitForFunction((h) => document.querySelector('#status').textContent.includes(`Your turn (${h})`), human);
 }
 
@@ -42,17 +62,17 @@ async function clickAnAction(page) {
   const [row, col] = [await robot.getAttribute('data-row'), await robot.getAttribute('data-col')];
   await robot.click();
   await page.waitForSelector('rect.target');
-  assert.match(await page.locator('#status').textContent(), new RegExp(`Robot \\(${row}, ${col}\\): pick a highlighted square`));
+  assert.match(await page.locator('#status').textContent(), new RegExp(`^(Robot \\(${row}, ${col}\\): pick a highlighted square|Robô \\(${row}, ${col}\\): escolha uma casa destacada)\\.$`));
   const target = page.locator('rect.target').first();
   const kind = await target.getAttribute('data-kind');
   const before = await page.locator('#log li').count();
   await target.click();
-  await page.waitForFunction((b) => document.querySelectorAll('#log li').length > b && !document.querySelector('#status').textContent.includes('thinking'), before);
+  await page.waitForFunction((b) => state.game.log.length > b && !state.busy && document.querySelectorAll('#log li').length === state.game.log.length, before);
   return kind;
 }
 
 test('a person plays the greedy bot as white by clicking, to the end, and steps through the game', async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await newPage({ width: 1280, height: 800 });
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await start(page, { n: 7, seed: 5, human: 'white', bot: 'greedy' });
@@ -99,7 +119,7 @@ test('a person plays the greedy bot as white by clicking, to the end, and steps 
 });
 
 test('as black the field is turned: the bot opens, the person answers', async () => {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await newPage({ width: 1280, height: 800 });
   await start(page, { n: 6, seed: 11, human: 'black', bot: 'random' });
   const g = await page.evaluate(() => state.game);
   assert.equal(g.log[0].side, 'white');
@@ -108,15 +128,23 @@ test('as black the field is turned: the bot opens, the person answers', async ()
   const top = await page.$$eval('rect.cell', (rs) => rs.reduce((a, r) => (Number(r.getAttribute('y')) < Number(a.getAttribute('y')) ? r : a)).dataset.row);
   assert.equal(top, '0');
   assert.equal(await clickAnAction(page).then(() => page.evaluate(() => state.game.log[1].side)), 'black');
+  // A reload resumes the same game (stored by the server, its id and token kept by the tab).
+  const before = await page.evaluate(() => state.game);
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]', { state: 'attached' });
+  const after = await page.evaluate(() => state.game);
+  assert.equal(after.id, before.id);
+  assert.deepEqual(after.log, before.log);
+  await clickAnAction(page);
+  assert.ok(await page.evaluate((k) => state.game.log.length > k, before.log.length));
   await page.close();
 });
 
 test('watch two bots step by step, open a record, and a bad record is explained', async () => {
-  const page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
+  const page = await newPage({ width: 1100, height: 800 });
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(new URL(server.url).origin + '/space/');
-  await page.waitForSelector('#bot option', { state: 'attached' });
+  await open(page);
   await page.click('#tab-watch');
   await page.selectOption('#w-bot', 'search');
   await page.selectOption('#b-bot', 'greedy');
@@ -142,7 +170,7 @@ test('watch two bots step by step, open a record, and a bad record is explained'
   const file = path.join(OUT, 'space-record.json');
   writeFileSync(file, JSON.stringify(rec));
   await page.setInputFiles('#record-file', file);
-  await page.waitForFunction(() => document.querySelector('#frame-label').textContent.startsWith('start'));
+  await page.waitForFunction(() => state.frame === 0 && document.querySelector('#frame-label').textContent.startsWith('start'));
   assert.ok(await page.locator('#error').isHidden());
   // An edited record: the second action goes backwards; the page says where it stops holding.
   const bad = structuredClone(rec);
@@ -152,6 +180,45 @@ test('watch two bots step by step, open a record, and a bad record is explained'
   await page.setInputFiles('#record-file', badFile);
   await page.waitForSelector('#error:not([hidden])');
   assert.match(await page.locator('#error').textContent(), /^This record does not replay: action 2 /);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the page in Portuguese: labels, the status, the log and the outcome; the choice is kept', async () => {
+  const page = await newPage({ width: 1280, height: 800 });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await start(page, { n: 5, seed: 4, human: 'white', bot: 'greedy' });
+  await page.selectOption('#lang', 'pt-BR');
+  assert.equal(await page.getAttribute('html', 'lang'), 'pt-BR');
+  assert.equal(await page.locator('#tab-play').textContent(), 'Jogar contra um robô');
+  assert.equal(await page.locator('#tab-watch').textContent(), 'Assistir ou rever uma partida');
+  assert.equal(await page.locator('#start').textContent(), 'Novo jogo');
+  assert.equal(await page.locator('#bot option[value="greedy"]').textContent(), 'guloso');
+  assert.equal(await page.locator('#human option[value="white"]').textContent(), 'brancas (começam)');
+  assert.equal(await page.locator('h1 .sub').textContent(), 'campo de batalha');
+  assert.match(await page.locator('#status').textContent(), /^Sua vez \(brancas\): \d+ ações legais de \d+ robôs\.$/);
+  await clickAnAction(page);
+  assert.match(await page.locator('#log li').first().textContent(), /^brancas (mover|atacar|ataque suicida|passe) \(\d+, \d+\) → \(\d+, \d+\)$/);
+  assert.match(await page.locator('#log li').nth(1).textContent(), /^pretas /);
+  await page.screenshot({ path: path.join(OUT, 'space-pt.png') });
+  assertNotBlank(path.join(OUT, 'space-pt.png'));
+  let turns = 0;
+  while (await page.locator('#outcome').isHidden()) {
+    await clickAnAction(page);
+    assert.ok(++turns < 200, 'the game ends');
+  }
+  assert.match(await page.locator('#outcome').textContent(), /^(Você vence|O robô vence) por (gol|destruição) após \d+ ações \(pontos \d+–\d+\)\.$|^Empate/);
+  // The watch tab speaks Portuguese too; the choice survives a reload (and reaches the Microfut page's key).
+  await page.click('#tab-watch');
+  assert.match(await page.locator('#status').textContent(), /^Jogue uma partida entre dois robôs/);
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]', { state: 'attached' });
+  assert.equal(await page.locator('#tab-play').textContent(), 'Jogar contra um robô');
+  assert.equal(await page.evaluate(() => localStorage.getItem('microfut.lang')), 'pt-BR');
+  // And back to English.
+  await page.selectOption('#lang', 'en');
+  assert.equal(await page.locator('#tab-play').textContent(), 'Play a bot');
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -8,6 +8,66 @@ const CELL = 48;
 const PAD = 28;
 const $ = (id) => document.getElementById(id);
 
+// The page's words in each language; the ruleset's own name comes from the content's labels.
+const UI = {
+  en: {
+    battlefield: 'battlefield', language: 'Language', loading: 'loading the rules…', tab_play: 'Play a bot',
+    tab_watch: 'Watch or replay a match', random_n: 'random', seed: 'seed', you_play: 'you play',
+    white_first: 'white (moves first)', white: 'white', black: 'black', against: 'against', new_game: 'New game',
+    play_match: 'Play the match', open_record: 'or open a match record', k_move: 'move', k_attack: 'attack',
+    k_suicide: 'suicide attack', k_pass: 'pass', ball: 'ball', review: 'Step through this game',
+    save: 'Save the match record', actions: 'Actions',
+    help: 'Each side scores in the shaded goal area across the field; robots never move back or sideways. Click one of your robots with a dashed ring, then a highlighted square.',
+    t_first: 'first position (Home)', t_prev: 'previous action (←)', t_next: 'next action (→)', t_last: 'last position (End)',
+    bot_random: 'random', bot_greedy: 'greedy', bot_search: 'search',
+    draw: (a, b) => `A draw: neither side can act (points ${a}–${b}).`,
+    by_goal: 'by goal', by_destruction: 'by destruction', by_opponent_invalid: 'the opponent made an invalid action',
+    you_win: 'You win', bot_wins: 'The bot wins', side_wins: (s) => `${s === 'white' ? 'White' : 'Black'} wins`,
+    result: (who, how, n, a, b) => `${who} ${how} after ${n} actions (points ${a}–${b}).`,
+    over: (h, bot, seed, n) => `Game over · you played ${h} against the ${bot} bot, seed ${seed}, n = ${n}.`,
+    thinking: (bot) => `The ${bot} bot is thinking…`,
+    pick: (p) => `Robot ${p}: pick a highlighted square.`,
+    your_turn: (h, k, r) => `Your turn (${h}): ${k} legal actions from ${r} robots.`,
+    to: (kind, p) => `${kind} to ${p}`,
+    start_label: (k) => `start · ${k} actions`, after_label: (i, k) => `after action ${i} of ${k}`,
+    versus: (w, b, what) => `${w} (white) v ${b} (black) · ${what}`, initial: 'initial board',
+    no_replay: (d) => `This record does not replay: ${d}`, playing: 'Playing…',
+    watch_help: 'Play a match between two bots, or open a record (space match --out, space championship --records).',
+  },
+  'pt-BR': {
+    battlefield: 'campo de batalha', language: 'Idioma', loading: 'carregando as regras…', tab_play: 'Jogar contra um robô',
+    tab_watch: 'Assistir ou rever uma partida', random_n: 'sorteado', seed: 'semente', you_play: 'você joga de',
+    white_first: 'brancas (começam)', white: 'brancas', black: 'pretas', against: 'contra', new_game: 'Novo jogo',
+    play_match: 'Jogar a partida', open_record: 'ou abrir o registro de uma partida', k_move: 'mover', k_attack: 'atacar',
+    k_suicide: 'ataque suicida', k_pass: 'passe', ball: 'bola', review: 'Rever este jogo passo a passo',
+    save: 'Salvar o registro da partida', actions: 'Ações',
+    help: 'Cada lado marca na área de gol sombreada do outro lado do campo; robôs nunca andam para trás nem para o lado. Clique num dos seus robôs com anel tracejado e depois numa casa destacada.',
+    t_first: 'primeira posição (Home)', t_prev: 'ação anterior (←)', t_next: 'próxima ação (→)', t_last: 'última posição (End)',
+    bot_random: 'aleatório', bot_greedy: 'guloso', bot_search: 'busca',
+    draw: (a, b) => `Empate: nenhum lado pode agir (pontos ${a}–${b}).`,
+    by_goal: 'por gol', by_destruction: 'por destruição', by_opponent_invalid: 'o adversário fez uma ação inválida',
+    you_win: 'Você vence', bot_wins: 'O robô vence', side_wins: (s) => `${s === 'white' ? 'As brancas vencem' : 'As pretas vencem'}`,
+    result: (who, how, n, a, b) => `${who} ${how} após ${n} ações (pontos ${a}–${b}).`,
+    over: (h, bot, seed, n) => `Fim de jogo · você jogou de ${h} contra o robô ${bot}, semente ${seed}, n = ${n}.`,
+    thinking: (bot) => `O robô ${bot} está pensando…`,
+    pick: (p) => `Robô ${p}: escolha uma casa destacada.`,
+    your_turn: (h, k, r) => `Sua vez (${h}): ${k} ações legais de ${r} robôs.`,
+    to: (kind, p) => `${kind} para ${p}`,
+    start_label: (k) => `início · ${k} ações`, after_label: (i, k) => `após a ação ${i} de ${k}`,
+    versus: (w, b, what) => `${w} (brancas) x ${b} (pretas) · ${what}`, initial: 'posição inicial',
+    no_replay: (d) => `Este registro não se reproduz: ${d}`, playing: 'Jogando…',
+    watch_help: 'Jogue uma partida entre dois robôs ou abra um registro (space match --out, space championship --records).',
+  },
+};
+// The Microfut page's choice carries over (same storage key).
+const storedLang = (() => { try { return localStorage.getItem('microfut.lang'); } catch { return null; } })();
+let lang = UI[storedLang] ? storedLang : ((navigator.language || '').startsWith('pt') ? 'pt-BR' : 'en');
+const t = (k, ...args) => { const v = UI[lang][k] ?? UI.en[k]; return typeof v === 'function' ? v(...args) : v; };
+const sideName = (s) => t(s);
+const kindName = (k) => t(`k_${k}`);
+const botName = (b) => t(`bot_${b}`) || b;
+let rulesInfo = null;
+
 const state = {
   mode: 'play',
   game: null,        // {id, token, board, legal, log, outcome, human, ...}
@@ -43,15 +103,37 @@ const sq = (p) => `(${p[0]}, ${p[1]})`;
 const same = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
 
 function describe(p, i) {
-  return `${i + 1}. ${p.side} ${p.action} ${sq(p.from)} → ${sq(p.to)}`;
+  return `${i + 1}. ${sideName(p.side)} ${kindName(p.action)} ${sq(p.from)} → ${sq(p.to)}`;
 }
 
 function outcomeText(o, human) {
   if (!o) return '';
-  if (!o.winner) return `A draw: neither side can act (points ${o.points[0]}–${o.points[1]}).`;
-  const how = { goal: 'by goal', destruction: 'by destruction', opponent_invalid: 'the opponent made an invalid action' }[o.victory];
-  const who = human ? (o.winner === human ? 'You win' : 'The bot wins') : `${o.winner[0].toUpperCase()}${o.winner.slice(1)} wins`;
-  return `${who} ${how} after ${o.actions} actions (points ${o.points[0]}–${o.points[1]}).`;
+  if (!o.winner) return t('draw', o.points[0], o.points[1]);
+  const how = t(`by_${o.victory}`);
+  const who = human ? (o.winner === human ? t('you_win') : t('bot_wins')) : t('side_wins', o.winner);
+  return t('result', who, how, o.actions, o.points[0], o.points[1]);
+}
+
+function applyLang() {
+  document.documentElement.lang = lang;
+  $('lang').value = lang;
+  document.querySelectorAll('[data-t]').forEach((e) => { e.textContent = t(e.dataset.t); });
+  document.querySelectorAll('[data-title]').forEach((e) => { e.title = t(e.dataset.title); });
+  for (const id of ['bot', 'w-bot', 'b-bot']) {
+    for (const o of $(id).options) o.textContent = botName(o.value);
+  }
+  if (rulesInfo) {
+    $('title').textContent = rulesInfo.label[lang] || rulesInfo.label.en;
+    $('revision').textContent = `${rulesInfo.ruleset} ${rulesInfo.revision} · ${rulesInfo.fingerprint.slice(0, 19)}…`;
+  }
+  document.title = `${$('title').textContent} — ${t('battlefield')}`;
+  if (state.mode === 'play') {
+    if (state.game) renderGame();
+  } else if (state.frames.length) {
+    renderFrame();
+  } else {
+    $('status').textContent = t('watch_help');
+  }
 }
 
 function el(name, attrs = {}, parent) {
@@ -89,15 +171,6 @@ function draw(board, { legal = [], selected = null, last = null, flip = false } 
   }
   const movable = new Set(legal.map((a) => a.from.join(',')));
   const targets = selected ? legal.filter((a) => same(a.from, selected)) : [];
-  for (const a of targets) {
-    const rect = el('rect', {
-      class: `target ${a.action}`, x: x(a.to[1]) + 3, y: y(a.to[0]) + 3, width: CELL - 6, height: CELL - 6, rx: 6,
-      'data-row': a.to[0], 'data-col': a.to[1], 'data-kind': a.action,
-    }, svg);
-    const title = el('title', {}, rect);
-    title.textContent = `${a.action} to ${sq(a.to)}`;
-    rect.addEventListener('click', () => play(a));
-  }
   for (const side of ['white', 'black']) {
     for (const p of board[side]) {
       const [cx, cy] = centre(p);
@@ -107,6 +180,17 @@ function draw(board, { legal = [], selected = null, last = null, flip = false } 
       const robot = el('circle', { class: classes.join(' '), cx, cy, r: CELL * 0.36, 'data-row': p[0], 'data-col': p[1] }, svg);
       if (movable.has(p.join(','))) robot.addEventListener('click', () => select(p));
     }
+  }
+  // Drawn over the robots (translucent), so the square of an attack or a pass is clickable
+  // where the robot on it stands.
+  for (const a of targets) {
+    const rect = el('rect', {
+      class: `target ${a.action}`, x: x(a.to[1]) + 3, y: y(a.to[0]) + 3, width: CELL - 6, height: CELL - 6, rx: 6,
+      'data-row': a.to[0], 'data-col': a.to[1], 'data-kind': a.action,
+    }, svg);
+    const title = el('title', {}, rect);
+    title.textContent = t('to', kindName(a.action), sq(a.to));
+    rect.addEventListener('click', () => play(a));
   }
   const [bx, by] = centre(board.ball);
   const held = board.holder !== null;
@@ -143,14 +227,14 @@ function renderGame() {
   $('save').hidden = !g.record;
   if (g.record) saveLink(g.record);
   if (g.outcome) {
-    $('status').textContent = `Game over · you played ${g.human} against the ${g.bot} bot, seed ${g.seed}, n = ${g.board.n}.`;
+    $('status').textContent = t('over', sideName(g.human), botName(g.bot), g.seed, g.board.n);
   } else if (state.busy) {
-    $('status').textContent = `The ${g.bot} bot is thinking…`;
+    $('status').textContent = t('thinking', botName(g.bot));
   } else {
     const robots = new Set(g.legal.map((a) => a.from.join(','))).size;
     $('status').textContent = state.selected
-      ? `Robot ${sq(state.selected)}: pick a highlighted square.`
-      : `Your turn (${g.human}): ${g.legal.length} legal actions from ${robots} robots.`;
+      ? t('pick', sq(state.selected))
+      : t('your_turn', sideName(g.human), g.legal.length, robots);
   }
 }
 
@@ -177,20 +261,37 @@ async function play(a) {
   renderGame();
 }
 
+// Only the latest request for a new game applies: an earlier answer arriving late (the page's
+// opening game, a double click) must not replace the game the person asked for last.
+let gameRequests = 0;
+
 async function newGame(ev) {
   ev?.preventDefault();
   const body = { seed: Number($('seed').value || 0), human: $('human').value, bot: $('bot').value };
   if ($('n').value) body.n = Number($('n').value);
+  const mine = ++gameRequests;
   state.busy = true;
+  let game = null;
+  let error = null;
   try {
-    state.game = await post('/games', body);
-    state.selected = null;
-    showError(null);
+    game = await post('/games', body);
   } catch (e) {
-    showError(e);
+    error = e;
   }
+  if (mine !== gameRequests) return;
+  if (game) {
+    state.game = game;
+    state.selected = null;
+    remember(game);
+  }
+  showError(error);
   state.busy = false;
   if (state.game) renderGame();
+}
+
+// The game in progress survives a reload (and a server restart: games are stored).
+function remember(game) {
+  try { sessionStorage.setItem('space.game', JSON.stringify({ id: game.id, token: game.token })); } catch { /* private mode */ }
 }
 
 // ---- Step through a match ----
@@ -204,11 +305,11 @@ function renderFrame() {
   renderLog(rec.actions, i);
   $('frame').max = state.frames.length - 1;
   $('frame').value = i;
-  $('frame-label').textContent = i === 0 ? `start · ${rec.actions.length} actions` : `after action ${i} of ${rec.actions.length}`;
+  $('frame-label').textContent = i === 0 ? t('start_label', rec.actions.length) : t('after_label', i, rec.actions.length);
   const end = i === state.frames.length - 1;
   $('outcome').hidden = !end;
   $('outcome').textContent = end ? outcomeText(rec.result) : '';
-  $('status').textContent = `${rec.white.name} (white) v ${rec.black.name} (black) · ${last ? describe(last, i - 1) : 'initial board'}`;
+  $('status').textContent = t('versus', rec.white.name, rec.black.name, last ? describe(last, i - 1) : t('initial'));
 }
 
 function saveLink(record) {
@@ -232,7 +333,7 @@ function showMatch(result) {
   $('stepper').hidden = false;
   saveLink(result.record);
   $('save').hidden = false;
-  if (result.identical === false) showError(`This record does not replay: ${result.difference}`);
+  if (result.identical === false) showError(t('no_replay', result.difference));
   else showError(null);
   renderFrame();
 }
@@ -241,7 +342,7 @@ async function demo(ev) {
   ev?.preventDefault();
   const body = { white: $('w-bot').value, black: $('b-bot').value, seed: Number($('w-seed').value || 0) };
   if ($('w-n').value) body.n = Number($('w-n').value);
-  $('status').textContent = 'Playing…';
+  $('status').textContent = t('playing');
   try {
     showMatch(await post('/matches', body));
   } catch (e) {
@@ -278,16 +379,21 @@ function setMode(mode) {
     $('field').replaceChildren();
     $('log').replaceChildren();
     $('outcome').hidden = true;
-    $('status').textContent = 'Play a match between two bots, or open a record (space match --out, space championship --records).';
+    $('status').textContent = t('watch_help');
   }
 }
 
 async function init() {
   const rules = await api('/rules');
-  $('revision').textContent = `${rules.ruleset} ${rules.revision} · ${rules.fingerprint.slice(0, 19)}…`;
+  rulesInfo = rules;
   for (const id of ['bot', 'w-bot', 'b-bot']) {
     $(id).replaceChildren(...rules.bots.map((b) => new Option(b, b)));
   }
+  $('lang').addEventListener('change', () => {
+    lang = $('lang').value;
+    try { localStorage.setItem('microfut.lang', lang); } catch { /* private mode */ }
+    applyLang();
+  });
   $('bot').value = 'greedy';
   $('w-bot').value = 'search';
   $('b-bot').value = 'greedy';
@@ -321,7 +427,21 @@ async function init() {
   });
   const redraw = () => (state.mode === 'play' ? state.game && renderGame() : state.frames.length && renderFrame());
   window.addEventListener('resize', redraw);
-  await newGame();
+  applyLang();
+  // A game of this tab (before a reload or a server restart) resumes; otherwise a new one.
+  let saved = null;
+  try { saved = JSON.parse(sessionStorage.getItem('space.game') || 'null'); } catch { saved = null; }
+  if (saved) {
+    try {
+      state.game = { ...(await api(`/games/${saved.id}`)), token: saved.token };
+      renderGame();
+    } catch {
+      await newGame();
+    }
+  } else {
+    await newGame();
+  }
 }
 
-init().catch(showError);
+// `data-ready` tells a test (or a person's script) that the page has its rules and first game.
+init().catch(showError).finally(() => { document.body.dataset.ready = 'true'; });
