@@ -106,6 +106,15 @@ pub struct Candidate {
     pub bias: f64,
     pub noise: f64,
     pub score: f64,
+    /// Set when the NPC did not weigh the candidate exactly (lazy evaluation, `npc.rs`): an upper
+    /// bound of its score that was below the chosen candidate's exact score. Its `success`,
+    /// `turnover_risk` and modifiers were not computed, and its `score` is −∞.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pruned: Option<f64>,
+    /// A pass whose keep chance is still to be weighed: its test's difficulty and an upper bound
+    /// of the keep chance (see `Match::pass_keep_bound`).
+    #[serde(skip)]
+    pub(super) unweighed: Option<(crate::dice::Difficulty, f64)>,
 }
 
 fn is_zero(x: &f64) -> bool {
@@ -135,6 +144,8 @@ impl Candidate {
             bias: 0.0,
             noise: 0.0,
             score: 0.0,
+            pruned: None,
+            unweighed: None,
         }
     }
 

@@ -136,23 +136,72 @@ impl Match {
     /// summed over the pass's margins — where it arrives, whether each interceptor on the line
     /// beats it (with that margin's Q_INT), whether the receiver controls it (with its Q_REC).
     pub(super) fn pass_estimate(&mut self, c: usize, r: usize, to: V2, pipe: usize) -> (f64, f64) {
-        let mut sc = std::mem::take(&mut self.pass_scratch);
-        sc.clear();
-        let out = self.pass_estimate_with(&mut sc, c, r, to, pipe);
-        self.pass_scratch = sc;
-        out
+        let (p_pass, difficulty) = self.pass_test(c, to, pipe);
+        match difficulty {
+            Some(d) => (p_pass, self.pass_keep(c, r, to, d)),
+            None => (p_pass, 0.0),
+        }
     }
 
-    fn pass_estimate_with(&mut self, sc: &mut PassScratch, c: usize, r: usize, to: V2, pipe: usize) -> (f64, f64) {
+    /// The pass's own test from the carrier to `to`: (its chance, its difficulty when the pass
+    /// is possible; a pass that is not has chance 0). The cheap half of [`Match::pass_estimate`]:
+    /// one pipeline on the carrier's inputs.
+    pub(super) fn pass_test(&mut self, c: usize, to: V2, pipe: usize) -> (f64, Option<Difficulty>) {
         let s = self.rules.slots;
-        let pipes = self.rules.pipes;
-        let pr = self.rules.params;
         let from = self.state.players[c].pos;
         self.set(c, s.distance, from.dist(to));
         self.set_orientation(c, to);
         let res = self.estimate(c, pipe);
-        let Some(difficulty) = res.diff().filter(|_| res.possible) else { return (0.0, 0.0) };
-        let p_pass = res.chance();
+        match res.diff().filter(|_| res.possible) {
+            Some(d) => (res.chance(), Some(d)),
+            None => (0.0, None),
+        }
+    }
+
+    /// An upper bound of [`Match::pass_keep`] for a pass of this difficulty, from its plan
+    /// alone: the chance of the margins that leave the ball within the receiver's reach. The
+    /// exact keep weighs each of those margins by the chance it gets past every interceptor
+    /// (a product of `1 − chance`, each in [0, 1]) and is controlled (a chance in [0, 1]), so
+    /// it can only be lower (up to the rounding of sums of probabilities, ~1e-16, which the
+    /// NPC's bound leaves room for).
+    pub(super) fn pass_keep_bound(&self, difficulty: Difficulty) -> f64 {
+        let rules = &*self.rules;
+        let (odds, pr) = (&rules.rs.odds, &rules.params);
+        let sum = |list: &[(i32, f64, usize)]| list.iter().map(|&(_, p, _)| p).sum::<f64>();
+        if difficulty.f == 0.0 {
+            match rules.pass_plans.get(difficulty.d) {
+                Some(plan) => sum(&plan.reachable),
+                None => sum(&PassPlan::build(difficulty.d, odds, &rules.margins, pr).reachable),
+            }
+        } else {
+            let (lo, hi) = match rules.pass_plans.mixed(difficulty.d) {
+                Some(plan) => (sum(&plan.lo), sum(&plan.hi)),
+                None => {
+                    let plan = MixedPlan::build(difficulty.d, odds, &rules.margins, pr);
+                    (sum(&plan.lo), sum(&plan.hi))
+                }
+            };
+            (1.0 - difficulty.f) * lo + difficulty.f * hi
+        }
+    }
+
+    /// The expensive half of [`Match::pass_estimate`]: the exact probability the team keeps the
+    /// ball through a pass of this difficulty (interceptors and the receiver's control). Reads
+    /// and writes only the interceptors' and the receiver's inputs, so it may run after other
+    /// candidates were priced (the NPC's lazy evaluation) and give the same value.
+    pub(super) fn pass_keep(&mut self, c: usize, r: usize, to: V2, difficulty: Difficulty) -> f64 {
+        let mut sc = std::mem::take(&mut self.pass_scratch);
+        sc.clear();
+        let out = self.pass_keep_with(&mut sc, c, r, to, difficulty);
+        self.pass_scratch = sc;
+        out
+    }
+
+    fn pass_keep_with(&mut self, sc: &mut PassScratch, c: usize, r: usize, to: V2, difficulty: Difficulty) -> f64 {
+        let s = self.rules.slots;
+        let pipes = self.rules.pipes;
+        let pr = self.rules.params;
+        let from = self.state.players[c].pos;
         let t = self.state.players[c].team;
         for o in self.opponents(t) {
             if let Some(along) = self.reaches_line(o, from, to) {
@@ -195,7 +244,7 @@ impl Match {
         };
         let pairs = q_ints.len();
         if pairs == 0 {
-            return (p_pass, 0.0);
+            return 0.0;
         }
         // diffs[entry * n + i]: interceptor i's difficulty at that pair's Q_INT.
         let n = sc.on_line.len();
@@ -235,7 +284,7 @@ impl Match {
                 keep += w * p * through * sc.control[entry];
             }
         }
-        (p_pass, keep)
+        keep
     }
 
     /// (cross test probability, probability the attacking side wins the ball in the box,

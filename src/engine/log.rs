@@ -17,14 +17,30 @@ pub struct CandidateLog {
     pub success_probability: f64,
     pub progression: f64,
     pub threat: f64,
-    pub turnover_risk: f64,
-    pub personality_modifier: f64,
-    pub match_state_modifier: f64,
+    /// The terms that need the chance of keeping the ball: `null` for a pruned candidate.
+    pub turnover_risk: Option<f64>,
+    pub personality_modifier: Option<f64>,
+    pub match_state_modifier: Option<f64>,
     /// The content's constant for the kind (0.6), when it has one.
     #[serde(skip_serializing_if = "is_zero")]
     pub bias: f64,
     pub noise: f64,
-    pub final_score: f64,
+    pub final_score: Option<f64>,
+    /// Present when the NPC did not weigh the candidate exactly: an upper bound of its score
+    /// was below the chosen candidate's score, so it could not have been chosen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pruned: Option<Pruned>,
+}
+
+/// Why a candidate was not weighed exactly, and the bound that showed it could not win.
+#[derive(Debug, Clone, Serialize)]
+pub struct Pruned {
+    pub bound: f64,
+    pub reason: &'static str,
+}
+
+impl Pruned {
+    pub const BOUND_BELOW_CHOSEN: &'static str = "bound below chosen";
 }
 
 fn is_zero(x: &f64) -> bool {

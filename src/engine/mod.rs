@@ -135,6 +135,8 @@ pub struct Match {
     duel_cache: Vec<(usize, usize, bool, (Difficulty, Difficulty))>,
     /// Buffers the pass estimates reuse (a decision makes ~10), so estimating allocates nothing.
     pass_scratch: estimate::PassScratch,
+    /// The NPC weighs every candidate exactly, bounds or not (off by default; tests compare).
+    weigh_every_candidate: bool,
     strike_scratch: estimate::StrikeScratch,
     /// Positioning's buffers: the nearest candidates to press or support, each side's view of
     /// its opponents.
@@ -218,6 +220,7 @@ impl Match {
             penalty_kick: false,
             duel_cache: Vec::with_capacity(16),
             pass_scratch: estimate::PassScratch::default(),
+            weigh_every_candidate: false,
             strike_scratch: estimate::StrikeScratch::default(),
             near_scratch: Vec::with_capacity(n),
             view_scratch: [Vec::with_capacity(n), Vec::with_capacity(n)],
@@ -277,6 +280,13 @@ impl Match {
     }
     pub fn finished(&self) -> bool {
         self.state.finished
+    }
+
+    /// Makes the NPC weigh every candidate exactly instead of stopping when no remaining bound
+    /// can beat the best exact score. The choice is the same either way (a test plays whole
+    /// matches both ways); only the decision log differs: no candidate is marked pruned.
+    pub fn weigh_every_candidate(&mut self, every: bool) {
+        self.weigh_every_candidate = every;
     }
 
     /// The candidates of the pending human decision.
@@ -412,7 +422,7 @@ impl Match {
     pub fn scored_candidates(&mut self) -> Vec<Candidate> {
         let Some(h) = self.state.holder() else { return Vec::new() };
         self.duel_cache.clear();
-        self.generate_candidates(h);
+        self.generate_candidates(h, false);
         let mut c = self.candidates.clone();
         c.sort_by(|a, b| b.score.total_cmp(&a.score));
         c
@@ -442,7 +452,9 @@ impl Match {
                 self.positioned_for = Some(team);
                 self.positioning_tests();
             }
-            self.generate_candidates(h);
+            // A match a person plays shows every candidate's score: the NPC weighs them all.
+            let lazy = !self.weigh_every_candidate && self.human.is_none();
+            self.generate_candidates(h, lazy);
         }
         holder
     }

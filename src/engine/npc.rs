@@ -11,7 +11,7 @@ use super::Match;
 use super::candidate::{Candidate, Kind, Target};
 use super::content::CrossProbability;
 use super::geometry::{V2, along_segment, angle_between, sqrt_le};
-use super::log::{CandidateLog, Decision, Personality, StateSummary};
+use super::log::{CandidateLog, Decision, Personality, Pruned, StateSummary};
 use super::state::{Line, mix};
 
 /// Weights after personality: (opportunity, probability, progress, risk).
@@ -67,8 +67,9 @@ impl Match {
         self.estimate(carrier, pipe).value
     }
 
-    /// Fills `self.candidates` with every valid action for the carrier, scored.
-    pub(super) fn generate_candidates(&mut self, c: usize) {
+    /// Fills `self.candidates` with every valid action for the carrier, scored — or, when `lazy`,
+    /// scored exactly only as far as the choice needs (see [`Match::weigh_lazily`]).
+    pub(super) fn generate_candidates(&mut self, c: usize, lazy: bool) {
         self.candidates.clear();
         let t = self.state.players[c].team;
         let pr = self.rules.params;
@@ -125,9 +126,20 @@ impl Match {
             if d < pr.pass_min_distance || d > range {
                 continue;
             }
-            let (p_pass, keep) = self.pass_estimate(c, r, rpos, self.rules.pipes.pass);
+            let (p_pass, difficulty) = self.pass_test(c, rpos, self.rules.pipes.pass);
             let shirt = self.state.players[r].shirt;
-            self.push_candidate(c, Kind::Pass, Target::Player(shirt), rpos, Some(r), p_pass, keep);
+            match difficulty {
+                // The keep chance (interceptors, the receiver's control) waits for the bound.
+                Some(d) if lazy => {
+                    let bound = self.pass_keep_bound(d);
+                    self.push_candidate(c, Kind::Pass, Target::Player(shirt), rpos, Some(r), p_pass, 0.0);
+                    self.candidates.last_mut().expect("pushed").unweighed = Some((d, bound));
+                }
+                _ => {
+                    let keep = difficulty.map_or(0.0, |d| self.pass_keep(c, r, rpos, d));
+                    self.push_candidate(c, Kind::Pass, Target::Player(shirt), rpos, Some(r), p_pass, keep);
+                }
+            }
         }
 
         // Cross from a wide attacking position.
@@ -239,60 +251,128 @@ impl Match {
         let goal_value = self.rules.npc.shot.goal_value;
         let noise_amp = self.rules.npc.noise;
         let mut danger_here: Option<f64> = None;
+        // Every candidate's danger where it would lose the ball, for the lazy passes' bounds.
+        let mut unweighed: Vec<(f64, usize, f64)> = Vec::new();
         for i in 0..self.candidates.len() {
-            let cand = self.candidates[i].clone();
-            let df = self.frame(t, cand.dest);
-            let (threat, progression, risk) = match cand.kind {
+            let cand = &self.candidates[i];
+            let (kind, dest, goal_chance, success) = (cand.kind, cand.dest, cand.goal_chance, cand.success);
+            let df = self.frame(t, dest);
+            // (threat, progression, the danger the risk term weighs by the chance of losing it).
+            let (threat, progression, lost_danger) = match kind {
                 Kind::Shoot => {
                     // Lost shots leave the ball at the far end: the danger is where play restarts.
                     let restart = V2::new(pitch.length - self.rules.params.goal_kick_spot_x, pitch.goal_y);
                     let danger_there = self.map(c, danger, restart);
-                    (goal_value * cand.goal_chance, 0.0, (1.0 - cand.goal_chance) * danger_there)
+                    (goal_value * goal_chance, 0.0, danger_there)
                 }
                 Kind::Cross => {
                     // A cross is worth the header it makes, or at least the region it reaches.
-                    let threat = self.map(c, opp, df).max(goal_value * cand.goal_chance);
+                    let threat = self.map(c, opp, df).max(goal_value * goal_chance);
                     let d = self.map(c, danger, df);
-                    (threat, (df.x - cf.x) / pitch.length, (1.0 - cand.success) * d)
+                    (threat, (df.x - cf.x) / pitch.length, d)
                 }
                 _ => {
                     let threat = self.map(c, opp, df);
                     // A pass is lost where it goes; a carry or a take-on where the carrier stands
                     // (the same spot for all of them: mapped once).
-                    let d = if matches!(cand.kind, Kind::Pass | Kind::Throw) {
+                    let d = if matches!(kind, Kind::Pass | Kind::Throw) {
                         self.map(c, danger, df)
                     } else {
                         *danger_here.get_or_insert_with(|| self.map(c, danger, cf))
                     };
-                    (threat, (df.x - cf.x) / pitch.length, (1.0 - cand.success) * d)
+                    (threat, (df.x - cf.x) / pitch.length, d)
                 }
             };
-            // The probability term: the exact chance of the shot's own test (document §33); for
-            // the other actions, the chance the ball is kept through them. A shot's goal chance
-            // is its threat.
-            let cross_test = matches!(&self.rules.npc.cross, Some(x) if x.probability == CrossProbability::Test);
-            let probability = match cand.kind {
-                Kind::Shoot => cand.probability,
-                Kind::Cross if cross_test => cand.probability,
-                _ => cand.success,
-            };
-            let terms = [threat, probability, progression, -risk];
-            let dot = |w: W| w.0.iter().zip(terms).map(|(a, b)| a * b).sum::<f64>();
-            let (s0, sp, sa) = (dot(w0), dot(wp), dot(wa));
             let h = mix(&[self.seed, self.state.round as u64, c as u64, i as u64]);
             let noise = noise_amp * (2.0 * ((h >> 11) as f64 / (1u64 << 53) as f64) - 1.0);
+            let bias = self.rules.npc.bias.of(kind);
             let cand = &mut self.candidates[i];
             cand.threat = threat;
             cand.progression = progression;
             cand.gain = progression * pitch.length;
-            cand.turnover_risk = risk;
-            cand.personality_modifier = sp - s0;
-            cand.match_state_modifier = sa - sp;
             cand.noise = noise;
-            let bias = self.rules.npc.bias.of(cand.kind);
             cand.bias = bias;
-            // 0.5 revisions have no bias: the score is as it was, bit for bit.
-            cand.score = if bias == 0.0 { sa + noise } else { sa + noise + bias };
+            match cand.unweighed {
+                Some((_, keep_bound)) => {
+                    let bound = score_bound(wa, threat, progression, lost_danger, keep_bound, noise, bias);
+                    unweighed.push((bound, i, lost_danger));
+                }
+                None => {
+                    let risk = match kind {
+                        Kind::Shoot => (1.0 - goal_chance) * lost_danger,
+                        _ => (1.0 - success) * lost_danger,
+                    };
+                    self.finish_score(i, [w0, wp, wa], risk);
+                }
+            }
+        }
+        if !unweighed.is_empty() {
+            self.weigh_lazily(c, &mut unweighed, [w0, wp, wa]);
+        }
+    }
+
+    /// The candidate's probability term, risk, modifiers and score from its terms.
+    fn finish_score(&mut self, i: usize, [w0, wp, wa]: [W; 3], risk: f64) {
+        // The probability term: the exact chance of the shot's own test (document §33); for
+        // the other actions, the chance the ball is kept through them. A shot's goal chance
+        // is its threat.
+        let cross_test = matches!(&self.rules.npc.cross, Some(x) if x.probability == CrossProbability::Test);
+        let cand = &mut self.candidates[i];
+        let probability = match cand.kind {
+            Kind::Shoot => cand.probability,
+            Kind::Cross if cross_test => cand.probability,
+            _ => cand.success,
+        };
+        let terms = [cand.threat, probability, cand.progression, -risk];
+        let (s0, sp, sa) = (dot(w0, terms), dot(wp, terms), dot(wa, terms));
+        cand.turnover_risk = risk;
+        cand.personality_modifier = sp - s0;
+        cand.match_state_modifier = sa - sp;
+        // 0.5 revisions have no bias: the score is as it was, bit for bit.
+        cand.score = if cand.bias == 0.0 { sa + cand.noise } else { sa + cand.noise + cand.bias };
+    }
+
+    /// Lazy exact evaluation (issue 15). `unweighed` holds the passes whose keep chance — the
+    /// interceptors on the line and the receiver's control, most of a pass's cost — was not
+    /// computed, each with an upper bound of its score. They are weighed best bound first, and
+    /// only while a bound can still reach the best exact score: a pass whose bound is below it
+    /// cannot be chosen, as its exact score would be lower still. The choice is therefore the one
+    /// weighing everything gives — the same index, ties included (equal scores go to the earlier
+    /// candidate, and a bound equal to the best is weighed). A skipped pass keeps score −∞ and its
+    /// bound in `pruned`, which the decision log shows. Any non-finite bound or score turns the
+    /// shortcut off for the decision (everything is weighed, as before).
+    fn weigh_lazily(&mut self, c: usize, unweighed: &mut [(f64, usize, f64)], w: [W; 3]) {
+        let mut best: Option<(f64, usize)> = None;
+        let mut finite = unweighed.iter().all(|u| u.0.is_finite());
+        for (i, cand) in self.candidates.iter().enumerate() {
+            if cand.unweighed.is_some() {
+                continue;
+            }
+            finite &= cand.score.is_finite();
+            if best.is_none_or(|(s, _)| cand.score > s) {
+                best = Some((cand.score, i));
+            }
+        }
+        // Best bound first; equal bounds in the candidates' order (deterministic).
+        unweighed.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        for &(bound, i, lost_danger) in unweighed.iter() {
+            if finite && best.is_some_and(|(s, _)| bound < s) {
+                let cand = &mut self.candidates[i];
+                cand.unweighed = None;
+                cand.pruned = Some(bound);
+                cand.score = f64::NEG_INFINITY;
+                continue;
+            }
+            let (d, _) = self.candidates[i].unweighed.take().expect("unweighed");
+            let (r, to) = (self.candidates[i].other.expect("a pass has a receiver"), self.candidates[i].dest);
+            let keep = self.pass_keep(c, r, to, d);
+            self.candidates[i].success = keep;
+            self.finish_score(i, w, (1.0 - keep) * lost_danger);
+            let score = self.candidates[i].score;
+            finite &= score.is_finite();
+            if best.is_none_or(|(s, b)| score > s || (score == s && i < b)) {
+                best = Some((score, i));
+            }
         }
     }
 
@@ -411,18 +491,22 @@ impl Match {
             candidate_actions: self
                 .candidates
                 .iter()
-                .map(|c| CandidateLog {
-                    kind: c.kind.name(),
-                    target: c.intent(),
-                    success_probability: c.probability,
-                    progression: c.progression,
-                    threat: c.threat,
-                    turnover_risk: c.turnover_risk,
-                    personality_modifier: c.personality_modifier,
-                    match_state_modifier: c.match_state_modifier,
-                    bias: c.bias,
-                    noise: c.noise,
-                    final_score: c.score,
+                .map(|c| {
+                    let weighed = |x: f64| c.pruned.is_none().then_some(x);
+                    CandidateLog {
+                        kind: c.kind.name(),
+                        target: c.intent(),
+                        success_probability: c.probability,
+                        progression: c.progression,
+                        threat: c.threat,
+                        turnover_risk: weighed(c.turnover_risk),
+                        personality_modifier: weighed(c.personality_modifier),
+                        match_state_modifier: weighed(c.match_state_modifier),
+                        bias: c.bias,
+                        noise: c.noise,
+                        final_score: weighed(c.score),
+                        pruned: c.pruned.map(|bound| Pruned { bound, reason: Pruned::BOUND_BELOW_CHOSEN }),
+                    }
                 })
                 .collect(),
             selected_action: selected,
@@ -430,4 +514,26 @@ impl Match {
         };
         self.log.push(d);
     }
+}
+
+fn dot(w: W, terms: [f64; 4]) -> f64 {
+    w.0.iter().zip(terms).map(|(a, b)| a * b).sum::<f64>()
+}
+
+/// An upper bound of a pass's score when its keep chance `k` is known only to lie in
+/// [0, `keep_bound`] — admissible by construction: the score is
+/// `Σ w·[threat, k, progression, −(1 − k)·danger] + noise + bias`, affine in `k`, so over the
+/// interval each of its terms is largest at one of the two ends; the bound takes each term at
+/// its larger end (a sum of term maxima is at least the sum at any single `k`), in the exact
+/// score's order of operations. Float rounding of the exact keep (a sum of products of
+/// probabilities, each rounded at ~1e-16 relative) is covered by a slack of 1e-9 of the terms'
+/// size, orders of magnitude above it.
+fn score_bound(w: W, threat: f64, progression: f64, danger: f64, keep_bound: f64, noise: f64, bias: f64) -> f64 {
+    let at = |k: f64| [threat, k, progression, -((1.0 - k) * danger)];
+    let (lo, hi) = (at(0.0), at(keep_bound));
+    let ends = |j: usize| (w.0[j] * lo[j], w.0[j] * hi[j]);
+    let sa = (0..4).map(|j| ends(j).0.max(ends(j).1)).sum::<f64>();
+    let size = 1.0 + (0..4).map(|j| ends(j).0.abs().max(ends(j).1.abs())).sum::<f64>();
+    let score = if bias == 0.0 { sa + noise } else { sa + noise + bias };
+    score + 1e-9 * size
 }
