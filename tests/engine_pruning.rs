@@ -49,33 +49,32 @@ fn compare(version: &str, home: &str, away: &str, seed: u64) -> (usize, usize, u
         assert_eq!(dl.selected_action, df.selected_action, "{at}: chosen candidate");
         assert_eq!(dl.candidate_actions.len(), df.candidate_actions.len(), "{at}: candidates");
         let chosen = &df.candidate_actions[df.selected_action];
-        let chosen_score = chosen.final_score.expect("weighed");
+        let chosen_score = chosen.final_score;
         let lazy_chosen = &dl.candidate_actions[dl.selected_action];
-        assert_eq!(lazy_chosen.final_score.map(f64::to_bits), Some(chosen_score.to_bits()), "{at}: chosen score");
+        assert!(!lazy_chosen.pruned && !chosen.pruned, "{at}: the chosen candidate is weighed");
+        assert_eq!(lazy_chosen.final_score.to_bits(), chosen_score.to_bits(), "{at}: chosen score");
         for (k, (cl, cf)) in dl.candidate_actions.iter().zip(&df.candidate_actions).enumerate() {
             candidates += 1;
-            assert!(cf.pruned.is_none(), "{at}: weighing every candidate prunes none");
-            match &cl.pruned {
-                None => assert_eq!(
+            assert!(!cf.pruned, "{at}: weighing every candidate prunes none");
+            match cl.pruned {
+                false => assert_eq!(
                     serde_json::to_value(cl).unwrap(),
                     serde_json::to_value(cf).unwrap(),
                     "{at}: candidate {k} weighed exactly is the same"
                 ),
-                Some(p) => {
+                true => {
                     pruned += 1;
-                    let exact = cf.final_score.expect("weighed");
+                    let (exact, bound) = (cf.final_score, cl.final_score);
                     assert_eq!(cl.kind, "pass", "{at}: only passes are weighed lazily");
-                    assert_eq!(p.reason, "bound below chosen");
-                    assert!(
-                        p.bound >= exact,
-                        "{at}: candidate {k}'s bound {} is below its exact score {exact}",
-                        p.bound
-                    );
-                    assert!(p.bound < chosen_score, "{at}: candidate {k} pruned though its bound reaches the chosen");
-                    assert!(
-                        cl.final_score.is_none() && cl.turnover_risk.is_none(),
-                        "{at}: a pruned score is not shown"
-                    );
+                    assert!(bound >= exact, "{at}: candidate {k}'s bound {bound} is below its exact score {exact}");
+                    assert!(bound < chosen_score, "{at}: candidate {k} pruned though its bound reaches the chosen");
+                    // Written with its bound and the reason; the terms not computed are null.
+                    let v = serde_json::to_value(cl).unwrap();
+                    assert_eq!(v["pruned"]["reason"], "bound below chosen", "{at}");
+                    assert_eq!(v["pruned"]["bound"].as_f64(), Some(bound), "{at}");
+                    for key in ["final_score", "turnover_risk", "personality_modifier", "match_state_modifier"] {
+                        assert!(v[key].is_null(), "{at}: a pruned candidate's {key} is not shown");
+                    }
                     assert_eq!(cl.threat.to_bits(), cf.threat.to_bits(), "{at}: its threat is exact");
                     assert_eq!(
                         cl.success_probability.to_bits(),
@@ -101,6 +100,7 @@ fn pruning_never_changes_a_choice_under_the_default_revision() {
         let (d, c, p) = compare("0.6.0", home, away, seed);
         total = (total.0 + d, total.1 + c, total.2 + p);
     }
+    eprintln!("0.6.0: {} of {} candidates pruned over {} decisions", total.2, total.1, total.0);
     // Not vacuous: the shortcut does skip work in a match.
     assert!(total.2 * 10 > total.1, "0.6.0: {} of {} candidates pruned over {} decisions", total.2, total.1, total.0);
 }
@@ -116,5 +116,18 @@ fn pruning_never_changes_a_choice_under_0_5() {
         let (d, c, p) = compare("0.5.5", home, away, seed);
         total = (total.0 + d, total.1 + c, total.2 + p);
     }
+    eprintln!("0.5.5: {} of {} candidates pruned over {} decisions", total.2, total.1, total.0);
     assert!(total.2 * 10 > total.1, "0.5.5: {} of {} candidates pruned over {} decisions", total.2, total.1, total.0);
+}
+
+/// How a decision with pruned candidates reads in the log (JSON, as `microfut match --decisions`
+/// and the run store write it): the first such decision of a fixed match under 0.6.0.
+#[test]
+fn a_decision_with_pruned_candidates_as_the_log_writes_it() {
+    let r = rules("0.6.0");
+    let c = club("sociedade_esportiva_serra_azul");
+    let m = play(&r, &c, &c, 1, false);
+    let d =
+        m.decisions().decisions().find(|d| d.candidate_actions.iter().any(|c| c.pruned)).expect("a pruned decision");
+    insta::assert_json_snapshot!("decision_with_pruned_candidates", d);
 }

@@ -179,6 +179,10 @@ pub fn run_match(content: Option<&Path>, args: MatchArgs) -> CliResult {
     let (home_source, away_source) = (club_source(&catalog, &args.home)?, club_source(&catalog, &args.away)?);
     let home = home_source.checked(&rules.rs)?;
     let away = away_source.checked(&rules.rs)?;
+    // The rules are compiled and the clubs checked: the catalog (every revision's parsed
+    // documents) is not read again, and freeing it before the match lets the match's memory
+    // reuse it (peak memory, issue 15).
+    drop(catalog);
     let human = match args.human.as_deref() {
         None => None,
         Some(s) => Some(side_index(s).ok_or_else(|| CliError::input(format!("--human {s}: expected home or away")))?),

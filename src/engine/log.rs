@@ -4,47 +4,72 @@
 use serde::{Serialize, Serializer};
 use std::sync::Arc;
 
-fn as_text<S: Serializer>(intent: &super::candidate::Intent, s: S) -> Result<S::Ok, S::Error> {
-    s.collect_str(intent)
-}
-
-#[derive(Debug, Clone, Serialize)]
+/// One candidate as the log keeps it. Kept as plain numbers (the log holds thousands of these):
+/// a pruned candidate's `final_score` is its bound, and it serializes as the JSON below says.
+#[derive(Debug, Clone)]
 pub struct CandidateLog {
     pub kind: &'static str,
     /// Written as the intent a person would declare (`pass #9`, `carry 30°`).
-    #[serde(serialize_with = "as_text")]
     pub target: super::candidate::Intent,
     pub success_probability: f64,
     pub progression: f64,
     pub threat: f64,
-    /// The terms that need the chance of keeping the ball: `null` for a pruned candidate.
-    pub turnover_risk: Option<f64>,
-    pub personality_modifier: Option<f64>,
-    pub match_state_modifier: Option<f64>,
+    pub turnover_risk: f64,
+    pub personality_modifier: f64,
+    pub match_state_modifier: f64,
     /// The content's constant for the kind (0.6), when it has one.
-    #[serde(skip_serializing_if = "is_zero")]
     pub bias: f64,
     pub noise: f64,
-    pub final_score: Option<f64>,
-    /// Present when the NPC did not weigh the candidate exactly: an upper bound of its score
-    /// was below the chosen candidate's score, so it could not have been chosen.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub pruned: Option<Pruned>,
+    /// The score; for a pruned candidate, the upper bound that showed it could not be chosen.
+    pub final_score: f64,
+    /// The NPC did not weigh this candidate exactly (lazy evaluation): its bound was below the
+    /// chosen candidate's score. Written as `"pruned": {"bound": …, "reason": "bound below
+    /// chosen"}`, with `turnover_risk`, the modifiers and `final_score` — the terms that need the
+    /// chance of keeping the ball — `null`.
+    pub pruned: bool,
 }
 
-/// Why a candidate was not weighed exactly, and the bound that showed it could not win.
-#[derive(Debug, Clone, Serialize)]
-pub struct Pruned {
-    pub bound: f64,
-    pub reason: &'static str,
-}
+/// Why a pruned candidate was not weighed exactly.
+pub const BOUND_BELOW_CHOSEN: &str = "bound below chosen";
 
-impl Pruned {
-    pub const BOUND_BELOW_CHOSEN: &'static str = "bound below chosen";
-}
-
-fn is_zero(x: &f64) -> bool {
-    *x == 0.0
+impl Serialize for CandidateLog {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        struct AsText<'a>(&'a super::candidate::Intent);
+        impl Serialize for AsText<'_> {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_str(self.0)
+            }
+        }
+        #[derive(Serialize)]
+        struct Pruned {
+            bound: f64,
+            reason: &'static str,
+        }
+        let weighed = |x: f64| (!self.pruned).then_some(x);
+        let mut st = s.serialize_struct("CandidateLog", 12)?;
+        st.serialize_field("kind", self.kind)?;
+        st.serialize_field("target", &AsText(&self.target))?;
+        st.serialize_field("success_probability", &self.success_probability)?;
+        st.serialize_field("progression", &self.progression)?;
+        st.serialize_field("threat", &self.threat)?;
+        st.serialize_field("turnover_risk", &weighed(self.turnover_risk))?;
+        st.serialize_field("personality_modifier", &weighed(self.personality_modifier))?;
+        st.serialize_field("match_state_modifier", &weighed(self.match_state_modifier))?;
+        if self.bias == 0.0 {
+            st.skip_field("bias")?;
+        } else {
+            st.serialize_field("bias", &self.bias)?;
+        }
+        st.serialize_field("noise", &self.noise)?;
+        st.serialize_field("final_score", &weighed(self.final_score))?;
+        if self.pruned {
+            st.serialize_field("pruned", &Pruned { bound: self.final_score, reason: BOUND_BELOW_CHOSEN })?;
+        } else {
+            st.skip_field("pruned")?;
+        }
+        st.end()
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -11,7 +11,7 @@ use super::Match;
 use super::candidate::{Candidate, Kind, Target};
 use super::content::CrossProbability;
 use super::geometry::{V2, along_segment, angle_between, sqrt_le};
-use super::log::{CandidateLog, Decision, Personality, Pruned, StateSummary};
+use super::log::{CandidateLog, Decision, Personality, StateSummary};
 use super::state::{Line, mix};
 
 /// Weights after personality: (opportunity, probability, progress, risk).
@@ -491,22 +491,19 @@ impl Match {
             candidate_actions: self
                 .candidates
                 .iter()
-                .map(|c| {
-                    let weighed = |x: f64| c.pruned.is_none().then_some(x);
-                    CandidateLog {
-                        kind: c.kind.name(),
-                        target: c.intent(),
-                        success_probability: c.probability,
-                        progression: c.progression,
-                        threat: c.threat,
-                        turnover_risk: weighed(c.turnover_risk),
-                        personality_modifier: weighed(c.personality_modifier),
-                        match_state_modifier: weighed(c.match_state_modifier),
-                        bias: c.bias,
-                        noise: c.noise,
-                        final_score: weighed(c.score),
-                        pruned: c.pruned.map(|bound| Pruned { bound, reason: Pruned::BOUND_BELOW_CHOSEN }),
-                    }
+                .map(|c| CandidateLog {
+                    kind: c.kind.name(),
+                    target: c.intent(),
+                    success_probability: c.probability,
+                    progression: c.progression,
+                    threat: c.threat,
+                    turnover_risk: c.turnover_risk,
+                    personality_modifier: c.personality_modifier,
+                    match_state_modifier: c.match_state_modifier,
+                    bias: c.bias,
+                    noise: c.noise,
+                    final_score: c.pruned.unwrap_or(c.score),
+                    pruned: c.pruned.is_some(),
                 })
                 .collect(),
             selected_action: selected,
