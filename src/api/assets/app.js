@@ -114,7 +114,8 @@ const t = (k) => (UI[S.lang][k] !== undefined ? UI[S.lang][k] : UI.en[k]);
 const L = (labels) => (labels ? labels[S.lang] || labels.en || '' : '');
 const pct = (p) => `${(100 * p).toFixed(p > 0 && p < 0.1 ? 1 : 0)}%`;
 const sgn = (n) => (n > 0 ? `+${n}` : `${n}`);
-const num = (x, d = 1) => (Number.isInteger(x) ? String(x) : x.toFixed(d));
+// A candidate the NPC pruned (its bound was below the chosen score) has no exact risk or score: '—'.
+const num = (x, d = 1) => (x === null || x === undefined ? '—' : Number.isInteger(x) ? String(x) : x.toFixed(d));
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 const side = (team) => (S.view ? (team === 0 ? S.view.home.name : S.view.away.name) : team === 0 ? t('home') : t('away'));
 const restartName = (r) => RESTARTS[S.lang][r] || r;
@@ -434,7 +435,7 @@ function showDecision(i) {
     <span class="muted">personality V${p.verticality} S${p.security} R${p.risk_tolerance} · adaptation V${num(a.verticality, 2)} S${num(a.security, 2)} R${num(a.risk_tolerance, 2)}</span></p>`;
   h += '<table><thead><tr><th></th><th class="num">P</th><th class="num">prog</th><th class="num">threat</th><th class="num">risk</th><th class="num">pers</th><th class="num">state</th><th class="num">noise</th><th class="num">score</th></tr></thead><tbody>';
   d.candidate_actions.forEach((c, k) => {
-    h += `<tr class="${k === d.selected_action ? 'chosen' : ''}"><td>${esc(c.target)}${k === d.selected_action ? ` ✓ ${t('chosen')}` : ''}</td><td class="num">${pct(c.success_probability)}</td><td class="num">${num(c.progression, 2)}</td><td class="num">${num(c.threat, 3)}</td><td class="num">${num(c.turnover_risk, 3)}</td><td class="num">${num(c.personality_modifier, 3)}</td><td class="num">${num(c.match_state_modifier, 3)}</td><td class="num">${num(c.noise, 3)}</td><td class="num">${num(c.final_score, 3)}</td></tr>`;
+    h += `<tr class="${k === d.selected_action ? 'chosen' : ''}"><td>${esc(c.target)}${k === d.selected_action ? ` ✓ ${t('chosen')}` : ''}</td><td class="num">${pct(c.success_probability)}</td><td class="num">${num(c.progression, 2)}</td><td class="num">${num(c.threat, 3)}</td><td class="num">${num(c.turnover_risk, 3)}</td><td class="num">${num(c.personality_modifier, 3)}</td><td class="num">${num(c.match_state_modifier, 3)}</td><td class="num">${num(c.noise, 3)}</td><td class="num"${c.pruned ? ` title="${esc(c.pruned.reason)}"` : ''}>${c.pruned ? `≤ ${num(c.pruned.bound, 3)}` : num(c.final_score, 3)}</td></tr>`;
   });
   $('decision-detail').innerHTML = `${h}</tbody></table>`;
 }
