@@ -722,8 +722,7 @@ fn the_decision_log_reads_exactly_its_retention_while_expiry_is_batched() {
         };
         store.commit("r1", &advance).unwrap();
         let total = first + per_advance;
-        let kept: Vec<u64> =
-            store.decisions("r1", 0, 1000).unwrap().iter().map(|d| d["n"].as_u64().unwrap()).collect();
+        let kept: Vec<u64> = store.decisions("r1", 0, 1000).unwrap().iter().map(|d| d["n"].as_u64().unwrap()).collect();
         let expected: Vec<u64> = (total.saturating_sub(retention as u64)..total).collect();
         assert_eq!(kept, expected, "after {total} decisions");
         assert_eq!(store.run("r1").unwrap().unwrap().decisions, total);
