@@ -8,13 +8,14 @@
 //! match is dropped, so the next request rebuilds it from what was committed.
 //!
 //! The run's mutex is tokio's and is held until the commit has answered, so no request sees (or
-//! extends) a state that is not in the file yet. On the server, an advance of one round and an
-//! intent play their round on the async worker (tens of microseconds), queue the commit and
-//! *await* it: a hundred runs waiting for their group commit hold no thread, and the commit
-//! wakes the two workers, not a hundred parked blocking-pool threads. Work of unbounded length
-//! (an advance to the next decision or to the end, rebuilding a run from the store) runs on the
-//! blocking pool. The synchronous entry points (`with_run`, `advance`, `intent`) lock with
-//! `blocking_lock`: call them off the async runtime.
+//! extends) a state that is not in the file yet. On the server, an advance or an intent plays on
+//! the blocking pool, queues its commit and returns; the handler then *awaits* the commit on the
+//! async worker, so a hundred runs waiting for their group commit hold no thread (before, each
+//! parked a blocking-pool thread that the commit had to wake). Playing one round inline on the
+//! two async workers used less CPU per advance but, on a machine shared with other work, gave
+//! the server too small a share of the cores: its p99 was worse (BENCHMARKS.md). The synchronous
+//! entry points (`with_run`, `advance`, `intent`) lock with `blocking_lock`: call them off the
+//! async runtime.
 
 use super::dto::*;
 use super::error::{ApiError, ApiResult};
@@ -385,30 +386,22 @@ impl Runs {
         filled.map(|()| guard)
     }
 
-    /// Runs `play` on the live run `id` and answers once the commit it queued has landed.
-    /// `bounded`: `play` is short (one round) and runs on this async worker; otherwise on the
-    /// blocking pool.
+    /// Runs `play` on the live run `id` (on the blocking pool) and answers once the commit it
+    /// queued has landed, awaiting it without holding a thread.
     async fn write_run<T: Send + 'static>(
         self: &Arc<Self>,
         id: &str,
-        bounded: bool,
         play: impl FnOnce(&Runs, &mut LiveRun) -> ApiResult<(T, Staged)> + Send + 'static,
     ) -> ApiResult<T> {
-        let mut guard = self.lock_run(id).await?;
-        let played = if bounded {
-            play(self, guard.as_mut().expect("filled"))
-        } else {
-            let runs = self.clone();
-            let (g, played) = tokio::task::spawn_blocking(move || {
-                let mut guard = guard;
-                let played = play(&runs, guard.as_mut().expect("filled"));
-                (guard, played)
-            })
-            .await
-            .map_err(|e| ApiError::unavailable(format!("internal failure: {e}")))?;
-            guard = g;
-            played
-        };
+        let guard = self.lock_run(id).await?;
+        let runs = self.clone();
+        let (mut guard, played) = tokio::task::spawn_blocking(move || {
+            let mut guard = guard;
+            let played = play(&runs, guard.as_mut().expect("filled"));
+            (guard, played)
+        })
+        .await
+        .map_err(|e| ApiError::unavailable(format!("internal failure: {e}")))?;
         let (out, staged) = played?;
         let Staged { pending, rounds, events, intents, decisions } = staged;
         let landed = pending.committed().await;
@@ -606,15 +599,14 @@ impl Runs {
             .collect()
     }
 
-    /// `POST …/advance` on the server: one round on the async worker, more on the blocking pool.
+    /// `POST …/advance` on the server: played on the blocking pool, the commit awaited.
     pub async fn advance_async(
         self: &Arc<Self>,
         id: &str,
         token: String,
         req: AdvanceRequest,
     ) -> ApiResult<AdvanceResult> {
-        let bounded = req.until == Until::Round;
-        self.write_run(id, bounded, move |runs, run| runs.play_advance(run, &token, &req)).await
+        self.write_run(id, move |runs, run| runs.play_advance(run, &token, &req)).await
     }
 
     /// The same advance, blocking until committed (off the async runtime).
@@ -681,14 +673,14 @@ impl Runs {
         }
     }
 
-    /// `POST …/intents` on the server: one round, played on the async worker.
+    /// `POST …/intents` on the server: played on the blocking pool, the commit awaited.
     pub async fn intent_async(
         self: &Arc<Self>,
         id: &str,
         token: String,
         req: IntentRequest,
     ) -> ApiResult<IntentResult> {
-        self.write_run(id, true, move |runs, run| runs.play_intent(run, &token, &req)).await
+        self.write_run(id, move |runs, run| runs.play_intent(run, &token, &req)).await
     }
 
     /// The same intent, blocking until committed (off the async runtime).
