@@ -27,6 +27,17 @@ fn server() -> Server {
     Server { app: api::app(api::default_areas(runs.clone())), runs, _dir: dir }
 }
 
+/// `f` on the live run `id`, through `Runs::with_run` — which blocks on the run's lock, so it is
+/// called off the async runtime, as the handlers call it.
+async fn inspect<T: Send + 'static>(
+    s: &Server,
+    id: &str,
+    f: impl FnOnce(&mut microfut::api::runs::LiveRun) -> T + Send + 'static,
+) -> T {
+    let (runs, id) = (s.runs.clone(), id.to_string());
+    tokio::task::spawn_blocking(move || runs.with_run(&id, |r| Ok(f(r))).unwrap()).await.unwrap()
+}
+
 struct Resp {
     status: StatusCode,
     body: Value,
@@ -383,8 +394,7 @@ async fn a_projection_reads_without_dice_or_writes_and_uses_the_pipelines_of_pla
     let s = server();
     let (id, token) = s.create(Some("home"), 7).await;
     s.to_decision(&id, &token).await;
-    let draws = |s: &Server| s.runs.with_run(&id, |r| Ok(r.m.dice_draws())).unwrap();
-    let (d0, digest) = (draws(&s), s.runs.store.digest().unwrap());
+    let (d0, digest) = (inspect(&s, &id, |r| r.m.dice_draws()).await, s.runs.store.digest().unwrap());
     let state = s.get(&format!("/api/v1/runs/{id}")).await.body;
     let mut proj = Value::Null;
     for p in state["players"].as_array().unwrap() {
@@ -395,7 +405,7 @@ async fn a_projection_reads_without_dice_or_writes_and_uses_the_pipelines_of_pla
         }
     }
     s.get(&format!("/api/v1/runs/{id}/candidates")).await;
-    assert_eq!(draws(&s), d0, "reads draw no die");
+    assert_eq!(inspect(&s, &id, |r| r.m.dice_draws()).await, d0, "reads draw no die");
     assert_eq!(s.runs.store.digest().unwrap(), digest, "reads write nothing");
     assert_eq!(s.get(&format!("/api/v1/runs/{id}")).await.body, state);
 
@@ -426,13 +436,11 @@ async fn a_projection_reads_without_dice_or_writes_and_uses_the_pipelines_of_pla
         .map(|p| p.id.as_str())
         .collect();
     assert_eq!(tests, actions);
-    let strike = s
-        .runs
-        .with_run(&id, |r| {
-            let p = r.m.state().players.iter().position(|p| p.team == 0 && p.shirt == 9).unwrap();
-            Ok(r.m.strike_chances(p, false).0)
-        })
-        .unwrap();
+    let strike = inspect(&s, &id, |r| {
+        let p = r.m.state().players.iter().position(|p| p.team == 0 && p.shirt == 9).unwrap();
+        r.m.strike_chances(p, false).0
+    })
+    .await;
     assert_eq!(find("test:finishing")["probability"].as_f64().unwrap(), strike);
     assert_eq!(find("test:finishing")["pipelineFingerprint"].as_str().unwrap().len(), 71);
     // Contributions add up to the effective value.
@@ -661,4 +669,66 @@ async fn set_piece_intents_name_their_zone_and_a_zone_elsewhere_is_refused() {
         }
     }
     panic!("no set piece with zones reached the human side in 8 matches");
+}
+
+/// The decision log keeps the content's retention: a read returns exactly the last `retention`
+/// decisions, oldest first, while the expired rows are deleted in batches (so the table holds at
+/// most a batch more than the retention, and exactly the retention once the match is over).
+#[test]
+fn the_decision_log_reads_exactly_its_retention_while_expiry_is_batched() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("runs.db");
+    let store = Store::open(&path).unwrap();
+    let club = |file: &str| microfut::club::Club::from_value(serde_json::from_str(file).unwrap()).unwrap();
+    let retention = 5;
+    let run = microfut::store::NewRun {
+        id: "r1".into(),
+        token_sha256: "0".repeat(64),
+        ruleset: "microfut".into(),
+        revision: "0.5.5".into(),
+        fingerprint: "sha256:test".into(),
+        engine_version: "test".into(),
+        seed: 1,
+        human: None,
+        formations: [None, None],
+        home: club(include_str!("../content/microfut/clubs/esporte_clube_mandacaru.json")),
+        away: club(include_str!("../content/microfut/clubs/uniao_pedra_branca.json")),
+        retention,
+    };
+    store.create_run(&run).unwrap();
+    let rows = || -> i64 {
+        let c = rusqlite::Connection::open(&path).unwrap();
+        c.query_row("SELECT count(*) FROM decisions WHERE run_id = 'r1'", [], |r| r.get(0)).unwrap()
+    };
+    let stats = Default::default();
+    let (per_advance, advances) = (3u64, 60u64);
+    let mut max_rows = 0;
+    for k in 0..advances {
+        let first = k * per_advance;
+        let finished = k + 1 == advances;
+        let advance = microfut::store::Advance {
+            rounds: vec![microfut::store::RoundRow { round: k as u32, hash: "0".repeat(16), rolls: "[]".into() }],
+            events: &[],
+            first_event: 0,
+            intents: &[],
+            first_intent: 0,
+            decisions: (0..per_advance).map(|j| (k as u32, json!({"n": first + j}).to_string())).collect(),
+            first_decision: first,
+            retention,
+            pending: false,
+            finished,
+            score: [0, 0],
+            stats: &stats,
+        };
+        store.commit("r1", &advance).unwrap();
+        let total = first + per_advance;
+        let kept: Vec<u64> = store.decisions("r1", 0, 1000).unwrap().iter().map(|d| d["n"].as_u64().unwrap()).collect();
+        let expected: Vec<u64> = (total.saturating_sub(retention as u64)..total).collect();
+        assert_eq!(kept, expected, "after {total} decisions");
+        assert_eq!(store.run("r1").unwrap().unwrap().decisions, total);
+        max_rows = max_rows.max(rows());
+    }
+    assert!(max_rows > retention as i64, "expiry is batched, not one row per advance ({max_rows} rows at most)");
+    assert!(max_rows <= retention as i64 + 64 + per_advance as i64, "{max_rows} rows at most");
+    assert_eq!(rows(), retention as i64, "a finished match keeps exactly its retention");
 }

@@ -1,6 +1,7 @@
 //! Microfut's routes under `/api/v1`: revisions, clubs, runs and their reads. Each handler
 //! parses, calls one function of [`Runs`] (which calls the library), and answers; blocking work
-//! (the engine, the store) runs on tokio's blocking pool.
+//! (the engine, the store) runs on tokio's blocking pool — except the writes to a run, which
+//! await their commit without holding a thread (`Runs::advance_async`, `Runs::intent_async`).
 
 use super::dto::*;
 use super::error::{ApiError, ApiResult, Bearer, ErrorBody, JsonBody, PathParams, QueryParams, RawJson};
@@ -199,7 +200,7 @@ async fn advance(
     Bearer(token): Bearer,
     JsonBody(req): JsonBody<AdvanceRequest>,
 ) -> ApiResult<Json<AdvanceResult>> {
-    blocking(move || runs.advance(&run_id, &token, req).map(Json)).await
+    runs.advance_async(&run_id, token, req).await.map(Json)
 }
 
 #[utoipa::path(get, path = "/runs/{run_id}/candidates", tag = "microfut",
@@ -229,7 +230,7 @@ async fn declare_intent(
     Bearer(token): Bearer,
     JsonBody(req): JsonBody<IntentRequest>,
 ) -> ApiResult<Json<IntentResult>> {
-    blocking(move || runs.intent(&run_id, &token, req).map(Json)).await
+    runs.intent_async(&run_id, token, req).await.map(Json)
 }
 
 const LIMIT: u32 = 100_000;

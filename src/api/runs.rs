@@ -6,6 +6,16 @@
 //! rebuilt from the store when needed; a run's mutex serialises its writes. An advance or an
 //! intent is committed in one transaction before it is answered; if the commit fails the live
 //! match is dropped, so the next request rebuilds it from what was committed.
+//!
+//! The run's mutex is tokio's and is held until the commit has answered, so no request sees (or
+//! extends) a state that is not in the file yet. On the server, an advance or an intent plays on
+//! the blocking pool, queues its commit and returns; the handler then *awaits* the commit on the
+//! async worker, so a hundred runs waiting for their group commit hold no thread (before, each
+//! parked a blocking-pool thread that the commit had to wake). Playing one round inline on the
+//! two async workers used less CPU per advance but, on a machine shared with other work, gave
+//! the server too small a share of the cores: its p99 was worse (BENCHMARKS.md). The synchronous
+//! entry points (`with_run`, `advance`, `intent`) lock with `blocking_lock`: call them off the
+//! async runtime.
 
 use super::dto::*;
 use super::error::{ApiError, ApiResult};
@@ -15,11 +25,12 @@ use crate::engine::projection::RollRecord;
 use crate::engine::state::{Ball, Line};
 use crate::engine::{Intent, Match, Options, Rules, Step};
 use crate::run::resume::{Resume, ResumeError, resume};
-use crate::store::{Advance, NewRun, RoundRow, Store, StoredRun};
+use crate::store::{Advance, NewRun, Pending, RoundRow, Store, StoredRun};
 use axum::http::StatusCode;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
+use tokio::sync::OwnedMutexGuard;
 
 /// Live matches kept in memory; older ones are rebuilt from the store on their next request.
 const LIVE_CAP: usize = 512;
@@ -41,7 +52,16 @@ pub struct LiveRun {
     pub frozen: Option<String>,
 }
 
-type Slot = Arc<Mutex<Option<LiveRun>>>;
+type Slot = Arc<tokio::sync::Mutex<Option<LiveRun>>>;
+
+/// A commit queued for a run, with the counters the run reaches once it has landed.
+struct Staged {
+    pending: Pending<()>,
+    rounds: usize,
+    events: usize,
+    intents: usize,
+    decisions: u64,
+}
 
 /// A roll as the store keeps it.
 type StoredRoll = (String, String, i32, u32, i32, bool, f64);
@@ -269,7 +289,7 @@ impl Runs {
             committed_decisions: 0,
             frozen: None,
         };
-        let slot: Slot = Arc::new(Mutex::new(Some(live)));
+        let slot: Slot = Arc::new(tokio::sync::Mutex::new(Some(live)));
         self.remember(&id, slot);
         Ok(CreatedRun {
             run_id: id,
@@ -307,37 +327,126 @@ impl Runs {
         self.live.lock().unwrap_or_else(|p| p.into_inner()).runs.remove(id);
     }
 
-    /// Runs `f` on the live run `id`, rebuilding it from the store first when needed.
-    pub fn with_run<T>(&self, id: &str, f: impl FnOnce(&mut LiveRun) -> ApiResult<T>) -> ApiResult<T> {
-        let slot = {
-            let mut live = self.live.lock().unwrap_or_else(|p| p.into_inner());
-            live.tick += 1;
-            let tick = live.tick;
-            match live.runs.get_mut(id) {
-                Some((s, t)) => {
-                    *t = tick;
-                    s.clone()
-                }
-                None => {
-                    let s: Slot = Arc::new(Mutex::new(None));
-                    live.runs.insert(id.to_string(), (s.clone(), tick));
-                    s
-                }
+    /// The slot of run `id` (empty until rebuilt), marked as just used.
+    fn slot(&self, id: &str) -> Slot {
+        let mut live = self.live.lock().unwrap_or_else(|p| p.into_inner());
+        live.tick += 1;
+        let tick = live.tick;
+        match live.runs.get_mut(id) {
+            Some((s, t)) => {
+                *t = tick;
+                s.clone()
             }
-        };
-        let mut guard = slot.lock().unwrap_or_else(|p| p.into_inner());
-        if guard.is_none() {
+            None => {
+                let s: Slot = Arc::new(tokio::sync::Mutex::new(None));
+                live.runs.insert(id.to_string(), (s.clone(), tick));
+                s
+            }
+        }
+    }
+
+    /// Rebuilds the run into its empty slot; a run that cannot be rebuilt is forgotten.
+    fn fill(&self, id: &str, slot: &mut Option<LiveRun>) -> ApiResult<()> {
+        if slot.is_none() {
             match self.rebuild(id) {
-                Ok(run) => *guard = Some(run),
+                Ok(run) => *slot = Some(run),
                 Err(e) => {
-                    drop(guard);
                     self.forget(id);
                     return Err(e);
                 }
             }
         }
-        let run = guard.as_mut().expect("filled above");
-        f(run)
+        Ok(())
+    }
+
+    /// Runs `f` on the live run `id`, rebuilding it from the store first when needed. Blocks
+    /// on the run's lock: call it off the async runtime.
+    pub fn with_run<T>(&self, id: &str, f: impl FnOnce(&mut LiveRun) -> ApiResult<T>) -> ApiResult<T> {
+        let slot = self.slot(id);
+        let mut guard = slot.blocking_lock();
+        self.fill(id, &mut guard)?;
+        f(guard.as_mut().expect("filled above"))
+    }
+
+    /// The live run `id`, locked without holding a thread while another request has it, and
+    /// rebuilt from the store (on the blocking pool) when needed.
+    async fn lock_run(self: &Arc<Self>, id: &str) -> ApiResult<OwnedMutexGuard<Option<LiveRun>>> {
+        let guard = self.slot(id).lock_owned().await;
+        if guard.is_some() {
+            return Ok(guard);
+        }
+        let (runs, id) = (self.clone(), id.to_string());
+        let (guard, filled) = tokio::task::spawn_blocking(move || {
+            let mut guard = guard;
+            let filled = runs.fill(&id, &mut guard);
+            (guard, filled)
+        })
+        .await
+        .map_err(|e| ApiError::unavailable(format!("internal failure: {e}")))?;
+        filled.map(|()| guard)
+    }
+
+    /// Runs `play` on the live run `id` (on the blocking pool) and answers once the commit it
+    /// queued has landed, awaiting it without holding a thread.
+    async fn write_run<T: Send + 'static>(
+        self: &Arc<Self>,
+        id: &str,
+        play: impl FnOnce(&Runs, &mut LiveRun) -> ApiResult<(T, Staged)> + Send + 'static,
+    ) -> ApiResult<T> {
+        let guard = self.lock_run(id).await?;
+        let runs = self.clone();
+        let (mut guard, played) = tokio::task::spawn_blocking(move || {
+            let mut guard = guard;
+            let played = play(&runs, guard.as_mut().expect("filled"));
+            (guard, played)
+        })
+        .await
+        .map_err(|e| ApiError::unavailable(format!("internal failure: {e}")))?;
+        let (out, staged) = played?;
+        let Staged { pending, rounds, events, intents, decisions } = staged;
+        let landed = pending.committed().await;
+        let counts = (rounds, events, intents, decisions);
+        self.settle(id, &mut guard, counts, landed)?;
+        Ok(out)
+    }
+
+    /// Records a landed commit in the run; a failed one drops the live match (it is ahead of
+    /// the store) so that the next request rebuilds it from what was committed.
+    fn settle(
+        &self,
+        id: &str,
+        slot: &mut Option<LiveRun>,
+        (rounds, events, intents, decisions): (usize, usize, usize, u64),
+        landed: Result<(), crate::store::StoreError>,
+    ) -> ApiResult<()> {
+        if let Err(e) = landed {
+            *slot = None;
+            self.forget(id);
+            return Err(store_err(e));
+        }
+        let run = slot.as_mut().expect("held since staging");
+        run.committed_rounds += rounds;
+        run.committed_events = events;
+        run.committed_intents = intents;
+        run.committed_decisions = decisions;
+        Ok(())
+    }
+
+    /// A write off the async runtime: `play`, then block until its commit has landed.
+    fn write_run_blocking<T>(
+        &self,
+        id: &str,
+        play: impl FnOnce(&Runs, &mut LiveRun) -> ApiResult<(T, Staged)>,
+    ) -> ApiResult<T> {
+        let slot = self.slot(id);
+        let mut guard = slot.blocking_lock();
+        self.fill(id, &mut guard)?;
+        let (out, staged) = play(self, guard.as_mut().expect("filled above"))?;
+        let Staged { pending, rounds, events, intents, decisions } = staged;
+        let landed = pending.wait();
+        let counts = (rounds, events, intents, decisions);
+        self.settle(id, &mut guard, counts, landed)?;
+        Ok(out)
     }
 
     fn rebuild(&self, id: &str) -> ApiResult<LiveRun> {
@@ -410,9 +519,9 @@ impl Runs {
         }
     }
 
-    /// Writes what `run` did since its last commit, in one transaction. On failure the live
-    /// match is dropped (it is ahead of the store) and rebuilt by the next request.
-    fn commit(&self, run: &mut LiveRun, rounds: Vec<RoundRow>) -> ApiResult<()> {
+    /// Queues what `run` did since its last commit, to be written in one transaction. The run
+    /// must stay locked until the commit has answered (`settle`).
+    fn stage(&self, run: &LiveRun, rounds: Vec<RoundRow>) -> ApiResult<Staged> {
         let m = &run.m;
         let log = m.decisions();
         let total = log.len() as u64 + log.dropped();
@@ -438,15 +547,8 @@ impl Runs {
             stats: m.stats(),
         };
         let n_rounds = advance.rounds.len();
-        if let Err(e) = self.store.commit(&run.id, &advance) {
-            self.forget(&run.id);
-            return Err(store_err(e));
-        }
-        run.committed_rounds += n_rounds;
-        run.committed_events = m.events().len();
-        run.committed_intents = m.intents().len();
-        run.committed_decisions = total;
-        Ok(())
+        let pending = self.store.queue_commit(&run.id, &advance).map_err(store_err)?;
+        Ok(Staged { pending, rounds: n_rounds, events: m.events().len(), intents: m.intents().len(), decisions: total })
     }
 
     fn round_row(m: &Match) -> RoundRow {
@@ -497,8 +599,23 @@ impl Runs {
             .collect()
     }
 
+    /// `POST …/advance` on the server: played on the blocking pool, the commit awaited.
+    pub async fn advance_async(
+        self: &Arc<Self>,
+        id: &str,
+        token: String,
+        req: AdvanceRequest,
+    ) -> ApiResult<AdvanceResult> {
+        self.write_run(id, move |runs, run| runs.play_advance(run, &token, &req)).await
+    }
+
+    /// The same advance, blocking until committed (off the async runtime).
     pub fn advance(&self, id: &str, token: &str, req: AdvanceRequest) -> ApiResult<AdvanceResult> {
-        self.with_run(id, |run| {
+        self.write_run_blocking(id, |runs, run| runs.play_advance(run, token, &req))
+    }
+
+    fn play_advance(&self, run: &mut LiveRun, token: &str, req: &AdvanceRequest) -> ApiResult<(AdvanceResult, Staged)> {
+        {
             Self::authorise(run, token)?;
             if run.m.finished() {
                 return Err(ApiError::conflict("finished", Some("runId"), "the match is over"));
@@ -538,9 +655,9 @@ impl Runs {
             };
             let last_rolls = if rounds.is_empty() { Vec::new() } else { rolls_now(&run.m) };
             let played = rounds.len() as u32;
-            self.commit(run, rounds)?;
+            let staged = self.stage(run, rounds)?;
             let m = &run.m;
-            Ok(AdvanceResult {
+            let result = AdvanceResult {
                 run_id: run.id.clone(),
                 rounds_played: played,
                 stopped_at: stopped,
@@ -551,12 +668,28 @@ impl Runs {
                 pending: pending_view(m),
                 events: m.events()[first_event..].iter().map(|e| serde_json::to_value(e).expect("events")).collect(),
                 rolls: last_rolls,
-            })
-        })
+            };
+            Ok((result, staged))
+        }
     }
 
+    /// `POST …/intents` on the server: played on the blocking pool, the commit awaited.
+    pub async fn intent_async(
+        self: &Arc<Self>,
+        id: &str,
+        token: String,
+        req: IntentRequest,
+    ) -> ApiResult<IntentResult> {
+        self.write_run(id, move |runs, run| runs.play_intent(run, &token, &req)).await
+    }
+
+    /// The same intent, blocking until committed (off the async runtime).
     pub fn intent(&self, id: &str, token: &str, req: IntentRequest) -> ApiResult<IntentResult> {
-        self.with_run(id, |run| {
+        self.write_run_blocking(id, |runs, run| runs.play_intent(run, token, &req))
+    }
+
+    fn play_intent(&self, run: &mut LiveRun, token: &str, req: &IntentRequest) -> ApiResult<(IntentResult, Staged)> {
+        {
             Self::authorise(run, token)?;
             let intent = Intent { kind: req.kind, target: req.target, zone: req.zone.clone() };
             let Some(candidates) = run.m.candidates() else {
@@ -608,9 +741,9 @@ impl Runs {
                 // The carrier's own tests first (stable: the rest keep their order).
                 action.sort_by_key(|r| r.player != who);
             }
-            self.commit(run, vec![row])?;
+            let staged = self.stage(run, vec![row])?;
             let m = &run.m;
-            Ok(IntentResult {
+            let result = IntentResult {
                 run_id: run.id.clone(),
                 round,
                 intent: intent.to_string(),
@@ -620,8 +753,9 @@ impl Runs {
                 score: m.score(),
                 finished: m.finished(),
                 pending: pending_view(m),
-            })
-        })
+            };
+            Ok((result, staged))
+        }
     }
 
     pub fn candidates(&self, id: &str) -> ApiResult<CandidatesView> {

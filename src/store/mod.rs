@@ -27,6 +27,12 @@
 //! unique (run, seq) index: appended at the end of the table instead of scattered through a
 //! clustered index whose cells overflow at ~1 KB (migration 3).
 //!
+//! The writer answers an advance through a tokio oneshot (`Pending`): the HTTP handler awaits it
+//! without holding a thread, so a hundred runs waiting for their group commit cost no parked
+//! threads and the commit wakes the runtime's workers rather than a hundred sleepers. Expired
+//! decisions (past the content's retention) are deleted once `EXPIRY_BATCH` of them have
+//! accumulated, in one statement, rather than one row per advance; reads skip them meanwhile.
+//!
 //! Limits: one writer thread serialises writes; a run's token is kept only as its SHA-256.
 
 mod effects;
@@ -39,8 +45,10 @@ use crate::engine::{Event, RecordedIntent, TeamStats};
 use crate::run::{FORMAT, RunRecord};
 use rusqlite::{Connection, OptionalExtension, params};
 use std::any::Any;
+use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, mpsc};
+use tokio::sync::oneshot;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -63,9 +71,60 @@ const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(2
 /// Most writes one transaction groups.
 const MAX_GROUP: usize = 256;
 
+/// Expired decisions are deleted once this many have accumulated past the retention, in one
+/// statement, rather than one row per advance; reads hide them meanwhile (`decisions`).
+const EXPIRY_BATCH: u64 = 64;
+
 type Output = Box<dyn Any + Send>;
 type Job = Box<dyn FnOnce(&Connection) -> Result<Output, StoreError> + Send>;
-type Reply = mpsc::SyncSender<Result<Output, StoreError>>;
+type Answer = Result<Output, StoreError>;
+
+/// How the writer answers: through a tokio oneshot that a caller on the async runtime awaits
+/// without holding a thread, or a channel a caller blocks on (usable from any thread, including
+/// one inside a runtime, where a oneshot's `blocking_recv` would panic).
+enum Reply {
+    Async(oneshot::Sender<Answer>),
+    Blocking(mpsc::SyncSender<Answer>),
+}
+
+impl Reply {
+    fn send(self, out: Answer) {
+        // The caller may have gone (a dropped request): the write stands either way.
+        let _ = match self {
+            Reply::Async(tx) => tx.send(out).map_err(|_| ()),
+            Reply::Blocking(tx) => tx.send(out).map_err(|_| ()),
+        };
+    }
+}
+
+fn stopped() -> StoreError {
+    StoreError::Write("the writer has stopped".into())
+}
+
+/// A write handed to the writer thread, answered once the transaction that holds it has
+/// committed (or failed). Dropping it does not cancel the write.
+#[must_use = "a queued write is answered only through its Pending"]
+pub struct Pending<T> {
+    answer: oneshot::Receiver<Answer>,
+    _out: PhantomData<fn() -> T>,
+}
+
+fn unpack<T: 'static>(out: Option<Answer>) -> Result<T, StoreError> {
+    let out = out.ok_or_else(stopped)??;
+    Ok(*out.downcast::<T>().expect("a write answers with its own type"))
+}
+
+impl<T: 'static> Pending<T> {
+    /// Waits, on the async runtime, for the commit that holds this write.
+    pub async fn committed(self) -> Result<T, StoreError> {
+        unpack(self.answer.await.ok())
+    }
+
+    /// Blocks this thread until the commit; off the async runtime only (it panics inside one).
+    pub fn wait(self) -> Result<T, StoreError> {
+        unpack(self.answer.blocking_recv().ok())
+    }
+}
 
 /// What a run pins, as created.
 #[derive(Debug, Clone)]
@@ -171,7 +230,7 @@ fn write_groups(conn: Connection, jobs: mpsc::Receiver<(Job, Reply)>) {
         if let Err(e) = conn.execute_batch("BEGIN IMMEDIATE") {
             let msg = e.to_string();
             for (_, reply) in group {
-                let _ = reply.send(Err(StoreError::Write(msg.clone())));
+                reply.send(Err(StoreError::Write(msg.clone())));
             }
             continue;
         }
@@ -192,14 +251,14 @@ fn write_groups(conn: Connection, jobs: mpsc::Receiver<(Job, Reply)>) {
         match conn.execute_batch("COMMIT") {
             Ok(()) => {
                 for (reply, out) in done {
-                    let _ = reply.send(out);
+                    reply.send(out);
                 }
             }
             Err(e) => {
                 let _ = conn.execute_batch("ROLLBACK");
                 let msg = e.to_string();
                 for (reply, _) in done {
-                    let _ = reply.send(Err(StoreError::Write(msg.clone())));
+                    reply.send(Err(StoreError::Write(msg.clone())));
                 }
             }
         }
@@ -249,18 +308,34 @@ impl Store {
         &self.path
     }
 
-    /// Runs `f` on the writer inside a transaction (shared with concurrent writes, `f` alone in
-    /// its savepoint) and returns once that transaction has committed.
+    /// Queues `f` for the writer, which runs it inside a transaction (shared with concurrent
+    /// writes, `f` alone in its savepoint); the answer comes once that transaction has committed.
+    fn queue<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<Pending<T>, StoreError> {
+        let (reply, answer) = oneshot::channel();
+        self.send(f, Reply::Async(reply))?;
+        Ok(Pending { answer, _out: PhantomData })
+    }
+
+    /// `queue`, blocking this thread until the commit.
     fn write<T: Send + 'static>(
         &self,
         f: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
-        let stopped = || StoreError::Write("the writer has stopped".into());
         let (reply, answer) = mpsc::sync_channel(1);
+        self.send(f, Reply::Blocking(reply))?;
+        unpack(answer.recv().ok())
+    }
+
+    fn send<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
+        reply: Reply,
+    ) -> Result<(), StoreError> {
         let job: Job = Box::new(move |c| f(c).map(|v| Box::new(v) as Output));
-        self.jobs.as_ref().ok_or_else(stopped)?.send((job, reply)).map_err(|_| stopped())?;
-        let out = answer.recv().map_err(|_| stopped())??;
-        Ok(*out.downcast::<T>().expect("a write answers with its own type"))
+        self.jobs.as_ref().ok_or_else(stopped)?.send((job, reply)).map_err(|_| stopped())
     }
 
     fn read<T>(&self, f: impl FnOnce(&Connection) -> Result<T, StoreError>) -> Result<T, StoreError> {
@@ -312,9 +387,26 @@ impl Store {
         })
     }
 
-    /// Commits one advance of run `id` atomically. The rows are serialised here, on the
-    /// caller's thread, so the writer only writes.
+    /// Commits one advance of run `id` atomically, blocking until it is in the file.
     pub fn commit(&self, id: &str, a: &Advance<'_>) -> Result<(), StoreError> {
+        let (reply, answer) = mpsc::sync_channel(1);
+        self.send(Self::advance_job(id, a)?, Reply::Blocking(reply))?;
+        unpack(answer.recv().ok())
+    }
+
+    /// Queues one advance of run `id`, to be committed atomically (alone in its savepoint of the
+    /// writer's next group); the `Pending` answers once it is in the file. A caller must not
+    /// queue the next advance of the same run before this one has answered.
+    pub fn queue_commit(&self, id: &str, a: &Advance<'_>) -> Result<Pending<()>, StoreError> {
+        self.queue(Self::advance_job(id, a)?)
+    }
+
+    /// The writer's job for one advance. The rows are serialised here, on the caller's thread,
+    /// so the writer only writes.
+    fn advance_job(
+        id: &str,
+        a: &Advance<'_>,
+    ) -> Result<impl FnOnce(&Connection) -> Result<(), StoreError> + Send + 'static, StoreError> {
         let id = id.to_string();
         let rounds: Vec<RoundRow> = a.rounds.clone();
         let events = a
@@ -338,11 +430,16 @@ impl Store {
             .map(|(k, (round, body))| ((a.first_decision + k as u64) as i64, *round, body.clone()))
             .collect();
         let total = a.first_decision + a.decisions.len() as u64;
+        // Rows before `total - retention` are expired; they are deleted when that line crosses a
+        // multiple of EXPIRY_BATCH (and when the match ends), so the delete runs once per batch.
+        let retention = a.retention as u64;
+        let line = |n: u64| n.saturating_sub(retention) / EXPIRY_BATCH;
         let forget_before =
-            (!a.decisions.is_empty() && total > a.retention as u64).then(|| (total - a.retention as u64) as i64);
+            (!a.decisions.is_empty() && total > retention && (line(total) > line(a.first_decision) || a.finished))
+                .then(|| (total - retention) as i64);
         let stats = serde_json::to_string(a.stats).map_err(corrupt)?;
         let (pending, finished, score) = (a.pending, a.finished, a.score);
-        self.write(move |c| {
+        Ok(move |c: &Connection| {
             let mut st = c.prepare_cached("INSERT INTO rounds (run_id, round, hash, rolls) VALUES (?1, ?2, ?3, ?4)")?;
             for r in &rounds {
                 st.execute(params![id, r.round, r.hash, r.rolls])?;
@@ -366,7 +463,7 @@ impl Store {
             }
             c.prepare_cached(
                 "UPDATE runs SET rounds = rounds + ?2, pending = ?3, finished = ?4, score_home = ?5, score_away = ?6, \
-                 stats = ?7, events = events + ?8, decisions = decisions + ?9 WHERE id = ?1",
+                 stats = ?7, events = events + ?8, decisions = ?9 WHERE id = ?1",
             )?
             .execute(params![
                 id,
@@ -377,7 +474,7 @@ impl Store {
                 score[1],
                 stats,
                 events.len() as i64,
-                decisions.len() as i64,
+                total as i64,
             ])?;
             Ok(())
         })
@@ -440,11 +537,14 @@ impl Store {
         })
     }
 
-    /// Kept decisions from round `from` on (at most `limit`), oldest first.
+    /// Kept decisions from round `from` on (at most `limit`), oldest first: the last `retention`
+    /// of the run's decisions (expired rows not yet deleted are skipped).
     pub fn decisions(&self, id: &str, from: u32, limit: usize) -> Result<Vec<serde_json::Value>, StoreError> {
         self.read(|c| {
-            let mut st =
-                c.prepare_cached("SELECT body FROM decisions WHERE run_id = ?1 AND round >= ?2 ORDER BY seq LIMIT ?3")?;
+            let mut st = c.prepare_cached(
+                "SELECT body FROM decisions WHERE run_id = ?1 AND round >= ?2 \
+                 AND seq >= (SELECT decisions - retention FROM runs WHERE id = ?1) ORDER BY seq LIMIT ?3",
+            )?;
             let rows = st.query_map(params![id, from, limit as i64], |r| r.get::<_, String>(0))?;
             rows.map(|b| serde_json::from_str(&b?).map_err(corrupt)).collect()
         })
