@@ -25,6 +25,16 @@ const PASS: &[&str] = &[
     "nearest_opponent=4",
 ];
 
+/// The rules document is Microfut 0.5: its worked examples are resolved on its revision. Later
+/// revisions read more of the sheet (0.6's crowd reads willpower) and change the numbers.
+const DOCUMENT: &[&str] = &["--revision", BASELINE];
+
+fn doc<'a>(args: &[&'a str]) -> Vec<&'a str> {
+    let mut v = args.to_vec();
+    v.extend_from_slice(DOCUMENT);
+    v
+}
+
 fn json_of(args: &[&str]) -> Value {
     let o = run(args);
     assert!(o.status.success(), "{args:?} failed: {}", stderr(&o));
@@ -33,7 +43,7 @@ fn json_of(args: &[&str]) -> Value {
 
 #[test]
 fn resolve_pass_example_as_json() {
-    let mut args = PASS.to_vec();
+    let mut args = doc(PASS);
     args.push("--json");
     let v = json_of(&args);
     assert_eq!(v["value"], 17);
@@ -52,7 +62,7 @@ fn resolve_pass_example_as_json() {
 
 #[test]
 fn resolve_with_a_roll_reports_the_margin() {
-    let mut args = PASS.to_vec();
+    let mut args = doc(PASS);
     args.extend(["--roll", "12", "--json"]);
     let v = json_of(&args);
     assert_eq!(v["margin"], 8);
@@ -61,7 +71,7 @@ fn resolve_with_a_roll_reports_the_margin() {
 
 #[test]
 fn resolve_with_a_seed_is_repeatable() {
-    let mut args = PASS.to_vec();
+    let mut args = doc(PASS);
     args.extend(["--seed", "99", "--json"]);
     let a = json_of(&args);
     let b = json_of(&args);
@@ -93,6 +103,8 @@ fn resolve_finishing_shows_the_clamp() {
         "--set",
         "nearest_opponent=10",
         "--json",
+        "--revision",
+        BASELINE,
     ]);
     assert_eq!(v["value"], 17);
     assert_eq!(v["difficulty"], 4);
@@ -102,12 +114,12 @@ fn resolve_finishing_shows_the_clamp() {
 
 #[test]
 fn human_output_is_an_aligned_table() {
-    let o = run(PASS);
+    let o = run(&doc(PASS));
     assert!(o.status.success());
     let out = stdout(&o);
     assert!(out.contains("value 17  difficulty 4  P(3d6 ≥ 4) = 215/216 = 99.54%"), "{out}");
     assert!(out.contains("mod_pass_distance"));
-    let pt = stdout(&run(&[PASS, &["--lang", "pt-BR"]].concat()));
+    let pt = stdout(&run(&[&doc(PASS)[..], &["--lang", "pt-BR"]].concat()));
     assert!(pt.contains("Domínio"));
     // The explanation's own words are Portuguese too, not only content's labels.
     assert!(pt.contains("valor 17  dificuldade 4  P(3d6 ≥ 4) = 215/216 = 99.54%"), "{pt}");
@@ -128,12 +140,51 @@ fn odds_prints_appendix_b() {
 
 #[test]
 fn the_default_job_runs_on_embedded_content() {
-    let o = run(&[]);
+    // On the document's revision the demo reproduces the document's numbers.
+    let o = run(&["demo", "--revision", BASELINE]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.contains("roll 12 → margin +8 (success)"), "{out}");
     assert!(out.contains("roll 10 → margin +6 (success)"), "{out}");
     assert!(out.contains("181/216 = 83.80%"));
+    assert!(!out.contains("does not reach the clamp"), "{out}");
+
+    // On the default revision it runs, and the command it suggests runs too: the README's first
+    // command must not end by suggesting one that fails.
+    let o = run(&[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("roll 12 → margin"), "{out}");
+    let at = out.find("Try: microfut ").expect("a suggestion") + "Try: microfut ".len();
+    let suggested: Vec<&str> = out[at..].split_whitespace().filter(|w| *w != "\\").collect();
+    let o = run(&suggested);
+    assert!(o.status.success(), "{suggested:?}: {}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).expect("the suggestion prints JSON");
+    assert!(v["value"].is_number());
+}
+
+/// 0.6's home crowd: the pass reads willpower (derived from iq), and an away player under the
+/// crowd's pressure passes worse than the same player at home.
+#[test]
+fn the_crowd_presses_the_away_side_on_0_6() {
+    refused(&[PASS, &["--revision", "0.6.0"][..]].concat(), "willpower");
+    // A weaker passer, so the pass is not at the clamp and the crowd shows in the odds.
+    let weak = |extra: &[&'static str]| -> Value {
+        let mut args: Vec<&str> = PASS.iter().map(|a| if *a == "passing=15" { "passing=3" } else { a }).collect();
+        args.extend_from_slice(&["--set", "iq=10", "--revision", "0.6.0", "--json"]);
+        args.extend_from_slice(extra);
+        json_of(&args)
+    };
+    let home = weak(&[]);
+    let away = weak(&["--set", "away_side=1"]);
+    let crowd = |v: &Value| {
+        v["contributions"].as_array().unwrap().iter().find(|c| c["stage"] == "mod_crowd").expect("crowd stage")["amount"]
+            .as_f64()
+            .unwrap()
+    };
+    assert_eq!(crowd(&home), 0.0);
+    assert!(crowd(&away) < 0.0, "{away}");
+    assert!(away["probability"].as_f64().unwrap() < home["probability"].as_f64().unwrap());
 }
 
 /// A bad invocation: exit 2, one clear line on stderr, nothing on stdout.
@@ -172,8 +223,8 @@ fn attribute_and_skill_outside_3_to_18() {
 fn malformed_set_and_roll() {
     refused(&["resolve", "pass", "--set", "dx"], "expected name=value");
     refused(&["resolve", "pass", "--set", "dx=abc"], "'abc' is not a number");
-    refused(&[PASS, &["--roll", "2"]].concat(), "3d6 totals run from 3 to 18");
-    refused(&[PASS, &["--set", "dx=13"]].concat(), "dx is set twice");
+    refused(&[&doc(PASS)[..], &["--roll", "2"]].concat(), "3d6 totals run from 3 to 18");
+    refused(&[&doc(PASS)[..], &["--set", "dx=13"]].concat(), "dx is set twice");
 }
 
 #[test]

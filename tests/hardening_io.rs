@@ -392,8 +392,20 @@ fn resolve_uses_or_refuses_every_value_given() {
     let err = refused(&["resolve", "range", "--set", "range=3"], &["range is what pipeline 'range' computes", "power"]);
     assert_eq!(err.lines().count(), 1);
     // A derived input given to a pipeline that reads it: used as given, and said so.
-    let base =
-        ["resolve", "pass", "--set", "dx=14", "--set", "passing=15", "--set", "control=13", "--set", "distance=18"];
+    let base = [
+        "resolve",
+        "pass",
+        "--set",
+        "dx=14",
+        "--set",
+        "passing=15",
+        "--set",
+        "control=13",
+        "--set",
+        "distance=18",
+        "--set",
+        "iq=10",
+    ];
     let tail = ["--set", "orientation=30", "--set", "nearest_opponent=4", "--json"];
     let mut a: Vec<&str> = base.to_vec();
     a.extend(["--set", "range=40"]);

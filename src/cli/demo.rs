@@ -63,7 +63,7 @@ pub fn run(content: Option<&Path>, args: DemoArgs) -> CliResult {
     out!("{}", render::human(&evaluate(&rs, "pass", &pass, Some(12), None)?, args.lang));
 
     outln!("\n2. Face-to-face finish: 9 m, central, free (nearest opponent 10 m), DX 15, Finalização 16,");
-    outln!("   Domínio 14, ST 13, Chute 15; the value saturates at the clamp; the dice show 10.\n");
+    outln!("   Domínio 14, ST 13, Chute 15; in the document the value saturates at the clamp; the dice show 10.\n");
     let shot = completed(
         &rs,
         "finishing",
@@ -79,7 +79,15 @@ pub fn run(content: Option<&Path>, args: DemoArgs) -> CliResult {
             ("nearest_opponent", 10.0),
         ],
     );
-    out!("{}", render::human(&evaluate(&rs, "finishing", &shot, Some(10), None)?, args.lang));
+    let finish = evaluate(&rs, "finishing", &shot, Some(10), None)?;
+    out!("{}", render::human(&finish, args.lang));
+    if finish.res.raw <= finish.res.value {
+        // The revision chosen is not the document's: say so rather than let the heading mislead.
+        outln!(
+            "   (on {} the value does not reach the clamp: this revision makes finishing harder than the document)",
+            rs.label()
+        );
+    }
 
     let p = Odds::new(DiceSpec::D3D6).success(8);
     outln!("\n3. The old roll-under target 13 is difficulty 8 now: P(3d6 ≥ 8) = {p} = {:.2}%.", p.as_f64() * 100.0);
@@ -115,9 +123,10 @@ pub fn run(content: Option<&Path>, args: DemoArgs) -> CliResult {
         }
         Err(e) => outln!("\n(no match: {e})"),
     }
-    outln!(
-        "\nTry: microfut resolve pass --set dx=14 --set passing=15 --set control=13 --set st=11 --set kicking=12 \\"
-    );
-    outln!("       --set distance=18 --set orientation=30 --set nearest_opponent=4 --json");
+    // The suggestion carries exactly the values the demo resolved, so it runs on this revision too.
+    let flags: Vec<String> = pass.iter().map(|(k, v)| format!("--set {k}={v}")).collect();
+    outln!("\nTry: microfut resolve pass {} \\", flags[..flags.len().min(5)].join(" "));
+    let revision = args.revision.as_deref().map(|r| format!(" --revision {r}")).unwrap_or_default();
+    outln!("       {}{revision} --json", flags[flags.len().min(5)..].join(" "));
     Ok(())
 }

@@ -169,7 +169,7 @@ study() { # study NAME LAB-ARGS...
 }
 
 study trilha trilha --games 200000 --seed 11
-study microfut microfut --matches 16 --seed 3 --scenario base,high_press
+study microfut microfut --matches 16 --seed 3 --scenario base,no_crowd
 
 # --- a lost shard re-run alone --------------------------------------------------------------
 dir=$work/trilha/cluster
