@@ -6,84 +6,18 @@
 //! by its pid.
 
 mod common;
+use common::server::{http, start};
 
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::io::Write;
+use std::process::{Command, Stdio};
 use std::time::Duration;
-
-struct Server {
-    child: Child,
-    addr: String,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn start(db: &std::path::Path) -> Server {
-    let mut child = Command::new(common::bin())
-        .args(["serve", "--bind", "127.0.0.1:0", "--db"])
-        .arg(db)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("the server starts");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .and_then(|s| s.split('/').next())
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .to_string();
-    Server { child, addr }
-}
-
-/// One HTTP/1.1 request on its own connection: (status, JSON body).
-fn http(addr: &str, method: &str, path: &str, body: Option<&Value>, token: Option<&str>) -> (u16, Value) {
-    let mut s = TcpStream::connect(addr).expect("connects");
-    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
-    write!(
-        s,
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut raw = Vec::new();
-    s.read_to_end(&mut raw).unwrap();
-    let text = String::from_utf8_lossy(&raw);
-    let (head, rest) = text.split_once("\r\n\r\n").expect("a response");
-    let status: u16 = head.split(' ').nth(1).unwrap().parse().unwrap();
-    let payload =
-        if head.to_ascii_lowercase().contains("transfer-encoding: chunked") { dechunk(rest) } else { rest.to_string() };
-    (status, serde_json::from_str(&payload).unwrap_or(Value::String(payload)))
-}
-
-fn dechunk(mut s: &str) -> String {
-    let mut out = String::new();
-    while let Some((size, rest)) = s.split_once("\r\n") {
-        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
-        if n == 0 {
-            break;
-        }
-        out.push_str(&rest[..n]);
-        s = &rest[n + 2..];
-    }
-    out
-}
 
 #[test]
 fn a_killed_server_continues_each_run_from_its_last_committed_round() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("runs.db");
-    let server = start(&db);
+    let server = start(&["serve"], &db);
     let (st, created) = http(
         &server.addr,
         "POST",
@@ -139,7 +73,7 @@ fn a_killed_server_continues_each_run_from_its_last_committed_round() {
     assert!(acknowledged > 0, "the driver advanced before the kill");
     drop(server);
 
-    let server = start(&db);
+    let server = start(&["serve"], &db);
     let (st, view) = http(&server.addr, "GET", &format!("/api/v1/runs/{id}"), None, None);
     assert_eq!(st, 200, "{view}");
     let round = view["round"].as_u64().unwrap();

@@ -118,3 +118,4 @@ pub fn draft_copy(content: &Path, from: &str, version: &str) -> PathBuf {
     });
     draft
 }
+pub mod server;
