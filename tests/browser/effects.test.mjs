@@ -113,6 +113,9 @@ test('World 1: a journey\'s actors read base against effective, with sources, in
     await page.selectOption('#lang', 'pt-BR');
     assert.equal(await page.textContent('#attrs-body th'), 'Atributo');
     assert.match(await page.textContent('#attrs-body'), /Chance de crítico|Vida/);
+    const feed = await page.textContent('#feed');
+    assert.doesNotMatch(feed, /\brewarded\b/, 'every event of the feed is in Portuguese');
+    if (width === 1280) assert.match(feed, /Recompensa: /, 'a won encounter\'s reward, in Portuguese');
     await page.screenshot({ path: path.join(OUT, `effects-pt-${width}x${height}.png`) });
     assertNotBlank(path.join(OUT, `effects-pt-${width}x${height}.png`));
     assert.deepEqual(errors, []);

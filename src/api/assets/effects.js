@@ -28,6 +28,7 @@ const UI = {
       defeated: (e) => `${e.actor} is defeated`, encounter_ended: (e) => `Encounter ${e.victory ? 'won' : 'lost'} in ${e.turns} turns`,
       journey_ended: (e) => `Journey ${e.victory ? 'won' : 'lost'}: ${e.encountersWon} encounters`,
       turn_started: (e) => `Turn ${e.turn} (${e.actor})`,
+      rewarded: (e) => `Reward: ${e.reward}`,
     },
   },
   'pt-BR': {
@@ -52,6 +53,8 @@ const UI = {
       defeated: (e) => `${e.actor} é derrotado`, encounter_ended: (e) => `Encontro ${e.victory ? 'vencido' : 'perdido'} em ${e.turns} turnos`,
       journey_ended: (e) => `Jornada ${e.victory ? 'vencida' : 'perdida'}: ${e.encountersWon} encontros`,
       turn_started: (e) => `Turno ${e.turn} (${e.actor})`,
+      // The journey writes a reward as '<kind> <id>': the kind is translated, the content id kept.
+      rewarded: (e) => `Recompensa: ${String(e.reward).replace(/^(relic|card|heal|upgrade)\b/, (k) => ({ relic: 'relíquia', card: 'carta', heal: 'cura', upgrade: 'melhoria' })[k])}`,
     },
   },
 };
