@@ -19,6 +19,7 @@
 //! with it); reading a past point of a journey is `microfut effects attributes --at N`.
 
 use super::error::{ApiError, ApiResult};
+use super::live::LiveCache;
 use super::runs::sha256_hex;
 use crate::catalog::{Catalog, Labels};
 use crate::effects::project::{self, AttributeRead, ReadError};
@@ -207,18 +208,11 @@ struct Live {
 
 type Slot = Arc<Mutex<Option<Live>>>;
 
-/// Live journeys by id with the tick of their last use, and the clock.
-#[derive(Default)]
-struct LiveJourneys {
-    runs: HashMap<String, (Slot, u64)>,
-    tick: u64,
-}
-
 pub struct Journeys {
     pub catalog: Arc<Catalog>,
     pub store: Arc<Store>,
     worlds: Mutex<HashMap<String, Arc<World>>>,
-    live: Mutex<LiveJourneys>,
+    live: Mutex<LiveCache<Mutex<Option<Live>>>>,
 }
 
 fn store_err(e: crate::store::StoreError) -> ApiError {
@@ -353,7 +347,7 @@ fn run_of_combat(combat: &str) -> ApiResult<&str> {
 
 impl Journeys {
     pub fn new(catalog: Arc<Catalog>, store: Arc<Store>) -> Journeys {
-        Journeys { catalog, store, worlds: Mutex::new(HashMap::new()), live: Mutex::new(LiveJourneys::default()) }
+        Journeys { catalog, store, worlds: Mutex::new(HashMap::new()), live: Mutex::new(LiveCache::new(LIVE_CAP)) }
     }
 
     /// The effects world of a revision (by version, or the newest published), compiled once.
@@ -422,16 +416,7 @@ impl Journeys {
     }
 
     fn remember(&self, id: &str, slot: Slot) {
-        let mut live = self.live.lock().unwrap_or_else(|p| p.into_inner());
-        live.tick += 1;
-        let tick = live.tick;
-        live.runs.insert(id.to_string(), (slot, tick));
-        if live.runs.len() > LIVE_CAP {
-            let oldest = live.runs.iter().min_by_key(|(_, (_, t))| *t).map(|(k, _)| k.clone());
-            if let Some(k) = oldest {
-                live.runs.remove(&k);
-            }
-        }
+        self.live.lock().unwrap_or_else(|p| p.into_inner()).insert(id, slot);
     }
 
     /// The stored journey, or a 404 naming `field`.
@@ -507,15 +492,7 @@ impl Journeys {
 
     /// Runs `f` on the live journey `id` (rebuilt when not in memory).
     fn with_live<T>(&self, id: &str, field: &str, f: impl FnOnce(&mut Live) -> ApiResult<T>) -> ApiResult<T> {
-        let slot = {
-            let mut live = self.live.lock().unwrap_or_else(|p| p.into_inner());
-            live.tick += 1;
-            let tick = live.tick;
-            live.runs.get_mut(id).map(|(s, t)| {
-                *t = tick;
-                s.clone()
-            })
-        };
+        let slot = self.live.lock().unwrap_or_else(|p| p.into_inner()).get(id);
         let slot = match slot {
             Some(s) => s,
             None => {
@@ -586,7 +563,7 @@ impl Journeys {
             && e.status == StatusCode::SERVICE_UNAVAILABLE
         {
             // The store may hold less than memory: rebuild from it next time.
-            self.live.lock().unwrap_or_else(|p| p.into_inner()).runs.remove(id);
+            self.live.lock().unwrap_or_else(|p| p.into_inner()).remove(id);
         }
         out
     }

@@ -19,6 +19,7 @@ pub mod dto;
 pub mod effects;
 pub mod error;
 pub mod journeys;
+mod live;
 pub mod microfut;
 mod page;
 pub mod runs;

@@ -19,6 +19,7 @@
 
 use super::dto::*;
 use super::error::{ApiError, ApiResult};
+use super::live::LiveCache;
 use crate::catalog::{Catalog, ENGINE_VERSION};
 use crate::club::Club;
 use crate::engine::projection::RollRecord;
@@ -66,17 +67,11 @@ struct Staged {
 /// A roll as the store keeps it.
 type StoredRoll = (String, String, i32, u32, i32, bool, f64);
 
-#[derive(Default)]
-struct Live {
-    runs: HashMap<String, (Slot, u64)>,
-    tick: u64,
-}
-
 pub struct Runs {
     pub catalog: Arc<Catalog>,
     pub store: Arc<Store>,
     rules: Mutex<HashMap<String, Arc<Rules>>>,
-    live: Mutex<Live>,
+    live: Mutex<LiveCache<tokio::sync::Mutex<Option<LiveRun>>>>,
 }
 
 pub fn sha256_hex(s: &str) -> String {
@@ -152,7 +147,7 @@ fn minute(m: &Match) -> f64 {
 
 impl Runs {
     pub fn new(catalog: Arc<Catalog>, store: Arc<Store>) -> Runs {
-        Runs { catalog, store, rules: Mutex::new(HashMap::new()), live: Mutex::new(Live::default()) }
+        Runs { catalog, store, rules: Mutex::new(HashMap::new()), live: Mutex::new(LiveCache::new(LIVE_CAP)) }
     }
 
     /// The compiled rules of a revision (by version, or the newest published), cached by fingerprint.
@@ -306,43 +301,16 @@ impl Runs {
     }
 
     fn remember(&self, id: &str, slot: Slot) {
-        let mut live = self.live.lock().unwrap_or_else(|p| p.into_inner());
-        live.tick += 1;
-        let tick = live.tick;
-        live.runs.insert(id.to_string(), (slot, tick));
-        if live.runs.len() > LIVE_CAP {
-            // Evict the least recently used run nobody is using right now.
-            let mut by_age: Vec<(u64, String)> = live.runs.iter().map(|(k, (_, t))| (*t, k.clone())).collect();
-            by_age.sort();
-            for (_, k) in by_age.into_iter().take(live.runs.len() - LIVE_CAP) {
-                let idle = live.runs.get(&k).is_some_and(|(s, _)| s.try_lock().is_ok() && Arc::strong_count(s) == 1);
-                if idle {
-                    live.runs.remove(&k);
-                }
-            }
-        }
+        self.live.lock().unwrap_or_else(|p| p.into_inner()).insert(id, slot);
     }
 
     fn forget(&self, id: &str) {
-        self.live.lock().unwrap_or_else(|p| p.into_inner()).runs.remove(id);
+        self.live.lock().unwrap_or_else(|p| p.into_inner()).remove(id);
     }
 
     /// The slot of run `id` (empty until rebuilt), marked as just used.
     fn slot(&self, id: &str) -> Slot {
-        let mut live = self.live.lock().unwrap_or_else(|p| p.into_inner());
-        live.tick += 1;
-        let tick = live.tick;
-        match live.runs.get_mut(id) {
-            Some((s, t)) => {
-                *t = tick;
-                s.clone()
-            }
-            None => {
-                let s: Slot = Arc::new(tokio::sync::Mutex::new(None));
-                live.runs.insert(id.to_string(), (s.clone(), tick));
-                s
-            }
-        }
+        self.live.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert_with(id, || tokio::sync::Mutex::new(None))
     }
 
     /// Rebuilds the run into its empty slot; a run that cannot be rebuilt is forgotten.
