@@ -46,6 +46,49 @@ fn full_match(c: &mut Criterion) {
     g.finish();
 }
 
+/// 0.6.0 (the default) with issue 15's lever parameters added in memory: the speed each gives.
+fn rules_with(set: &[(&str, f64)]) -> std::sync::Arc<microfut::engine::Rules> {
+    let catalog = Catalog::load(&ContentTree::embedded());
+    let mut rev = catalog.revision("microfut", Some("0.6.0")).unwrap().clone();
+    let params = rev.documents.get_mut("params.json").unwrap()["params"].as_array_mut().unwrap();
+    for (id, value) in set {
+        params.push(serde_json::json!({"id": id, "value": value, "label": {"pt-BR": id, "en": id}}));
+    }
+    let rs = microfut::ruleset::compile(&rev).unwrap();
+    std::sync::Arc::new(microfut::engine::Rules::new(std::sync::Arc::new(rs)).unwrap())
+}
+
+/// `full_match/npc_both_sides_default_retention` under each lever (MICROFUT_BENCH_LEVERS=1 to
+/// run them; they are slow to run all).
+fn levers(c: &mut Criterion) {
+    if std::env::var_os("MICROFUT_BENCH_LEVERS").is_none() {
+        return;
+    }
+    let (_, club) = setup();
+    let mut g = c.benchmark_group("full_match_levers");
+    g.sample_size(20).measurement_time(Duration::from_secs(20));
+    let variants: [(&str, &[(&str, f64)]); 5] = [
+        ("off", &[]),
+        ("pass_reach_30", &[("npc_pass_reach", 30.0)]),
+        ("map_grid_1", &[("npc_map_grid", 1.0)]),
+        ("positioning_cadence_2_r25", &[("positioning_cadence", 2.0), ("positioning_near_radius", 25.0)]),
+        ("all", &[("npc_pass_reach", 30.0), ("npc_map_grid", 1.0), ("positioning_cadence", 2.0), ("positioning_near_radius", 25.0)]),
+    ];
+    for (name, set) in variants {
+        let rules = rules_with(set);
+        let mut seed = 0u64;
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                seed += 1;
+                let mut m = Match::new(rules.clone(), &club, &club, seed, Options::default()).unwrap();
+                m.run().unwrap();
+                black_box(m.score())
+            })
+        });
+    }
+    g.finish();
+}
+
 fn lab_matches(threads: usize, club: &Club) -> impl FnMut() {
     let catalog = Catalog::load(&ContentTree::embedded());
     let rev = catalog.revision("microfut", None).unwrap().clone();
@@ -70,5 +113,5 @@ fn lab_scaling(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, full_match, lab_scaling);
+criterion_group!(benches, full_match, levers, lab_scaling);
 criterion_main!(benches);

@@ -78,6 +78,7 @@ impl Match {
         pl.error = super::geometry::V2::ZERO;
         pl.beaten_by = None;
         self.recovery_memo[p] = super::movement::RecoveryMemo::default();
+        self.range_memo[p] = super::movement::RangeMemo::default();
         self.log_ids[p].1 = id;
         self.stats[t].substitutions += 1;
         let on = self.who(p);

@@ -141,11 +141,16 @@ pub struct Match {
     /// Positioning's buffers: the nearest candidates to press or support, each side's view of
     /// its opponents.
     near_scratch: Vec<(f64, usize)>,
+    /// Per player, (round, possession) when his destination last came from the team shape
+    /// (lever `positioning_cadence`); cleared when play restarts or the ends change.
+    shaped: Vec<Option<(u32, usize)>>,
     view_scratch: [Vec<V2>; 2],
     /// Each side's player indices (setup lists the home side first, then the away side).
     sides: [std::ops::Range<usize>; 2],
     /// Stamina recovery per player for the few contexts it reads (see `Rules::recovery_memo`).
     recovery_memo: Vec<movement::RecoveryMemo>,
+    /// Movement range per player for the last few contexts (see `Rules::range_memo`).
+    range_memo: Vec<movement::RangeMemo>,
     /// Each player's (club id, player id) as the decision log writes them.
     log_ids: Vec<(Arc<str>, Arc<str>)>,
     /// The match-state adaptation last scored with: (round, carrier, shift), for the log.
@@ -223,9 +228,11 @@ impl Match {
             weigh_every_candidate: false,
             strike_scratch: estimate::StrikeScratch::default(),
             near_scratch: Vec::with_capacity(n),
+            shaped: vec![None; n],
             view_scratch: [Vec::with_capacity(n), Vec::with_capacity(n)],
             sides,
             recovery_memo: vec![movement::RecoveryMemo::default(); n],
+            range_memo: vec![movement::RangeMemo::default(); n],
             log_ids: Vec::new(),
             adapted: None,
             exact_angles: false,
@@ -405,6 +412,7 @@ impl Match {
         pl.dir = dir.unit();
         pl.still = 0;
         pl.error = V2::ZERO;
+        self.shaped[p] = None;
     }
 
     /// Gives the ball to a player where he stands.
@@ -441,6 +449,7 @@ impl Match {
         self.rolls.clear();
         if let Ball::Dead(r) = self.state.ball_state {
             self.take_restart(r);
+            self.shaped.fill(None);
         }
         if self.state.ball_state == Ball::Loose {
             self.gather_loose_ball();
@@ -515,6 +524,7 @@ impl Match {
         let kicking = (self.state.half % 2) as usize;
         setup::line_up_for_kickoff(&self.rules, &self.teams, &mut self.state, kicking);
         self.positioned_for = None;
+        self.shaped.fill(None);
     }
 
     fn finish(&mut self) {

@@ -2,7 +2,7 @@
 
 use super::Match;
 use super::candidate::{Candidate, Kind};
-use super::content::MEMO_KEY;
+use super::content::{MEMO_KEY, RANGE_KEY};
 use super::geometry::{V2, angle_between};
 
 /// A player's stamina recovery for the last few contexts it was evaluated in (it reads little
@@ -12,6 +12,29 @@ pub(super) struct RecoveryMemo {
     entries: [([u64; MEMO_KEY], f64); 4],
     len: usize,
     next: usize,
+}
+
+/// A player's movement ranges for the last few contexts, keyed by what the range reads: a
+/// value read only through range tables by its bin (two values in the same bin give the same
+/// range, bit for bit), any other by its bits. Exact: a hit is the pipeline's own result.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct RangeMemo {
+    entries: [([u64; RANGE_KEY], f64); 8],
+    len: usize,
+    next: usize,
+}
+
+/// The key of a value read only through range tables whose sorted bin ends are `ends`: twice
+/// the number of ends below it, plus one when it lies exactly on an end (a closed end may
+/// belong to either bin). NaN keys by its bits.
+fn bin_key(v: f64, ends: Option<&[f64]>) -> u64 {
+    match ends {
+        Some(ends) if !v.is_nan() => {
+            let k = ends.partition_point(|&e| e < v);
+            2 * k as u64 + u64::from(ends.get(k) == Some(&v))
+        }
+        _ => v.to_bits(),
+    }
 }
 
 impl Match {
@@ -29,7 +52,24 @@ impl Match {
         self.set(p, s.pace, paces[pace]);
         self.set(p, s.with_ball, if with_ball { 1.0 } else { 0.0 });
         self.set(p, s.direction_change, turn);
-        self.estimate(p, self.rules.pipes.movement_range).value.max(0.0)
+        let pipe = self.rules.pipes.movement_range;
+        let Some(ctx) = self.rules.range_memo.as_deref() else {
+            return self.estimate(p, pipe).value.max(0.0);
+        };
+        let mut key = [0u64; RANGE_KEY];
+        for (k, (slot, ends)) in key.iter_mut().zip(ctx) {
+            *k = bin_key(self.state.players[p].inputs.get(*slot), ends.as_deref());
+        }
+        let memo = &self.range_memo[p];
+        if let Some(&(_, v)) = memo.entries[..memo.len].iter().find(|e| e.0 == key) {
+            return v;
+        }
+        let v = self.estimate(p, pipe).value.max(0.0);
+        let memo = &mut self.range_memo[p];
+        memo.entries[memo.next] = (key, v);
+        memo.next = (memo.next + 1) % memo.entries.len();
+        memo.len = (memo.len + 1).min(memo.entries.len());
+        v
     }
 
     /// Step 4: every player moves towards his destination within his range; the carrier moves as
@@ -142,6 +182,7 @@ impl Match {
 
 #[cfg(test)]
 mod tests {
+    use super::super::geometry::V2;
     use super::super::{Match, Options, Rules};
     use crate::catalog::{Catalog, ContentTree};
     use crate::club::Club;
@@ -160,6 +201,49 @@ mod tests {
             Club::from_value(catalog.rulesets["microfut"].extra["clubs/sociedade_esportiva_serra_azul.json"].clone())
                 .unwrap();
         (Arc::new(Rules::new(Arc::new(rs)).unwrap()), club)
+    }
+
+    /// The remembered movement range is the pipeline's own result, bit for bit, for every
+    /// pace, with and without the ball, across direction changes and staminas on both sides of
+    /// and exactly on its fatigue table's ends — keyed by stamina's bin, not its value.
+    #[test]
+    fn remembered_movement_range_is_the_pipelines_result() {
+        for version in ["0.5.4", "0.6.0"] {
+            let catalog = Catalog::load(&ContentTree::embedded());
+            let rules = crate::run::rules_for(&catalog, Some(version)).unwrap();
+            let club = Club::from_value(
+                catalog.rulesets["microfut"].extra["clubs/sociedade_esportiva_serra_azul.json"].clone(),
+            )
+            .unwrap();
+            let key = rules.range_memo.as_ref().expect("movement range is memoised");
+            let s = rules.slots;
+            let stamina_ends = key.iter().find(|k| k.0 == s.stamina).and_then(|k| k.1.clone());
+            let ends = stamina_ends.expect("stamina is read only through its table");
+            let mut staminas: Vec<f64> = ends.iter().flat_map(|&e| [e - 0.5, e, e + 1e-9, e + 0.5]).collect();
+            staminas.extend([0.0, 100.0, 37.25]);
+            let mut memo = Match::new(rules.clone(), &club, &club, 1, Options::default()).unwrap();
+            let mut plain = Match::new(rules.clone(), &club, &club, 1, Options::default()).unwrap();
+            let dirs = [V2::new(1.0, 0.0), V2::new(0.0, 1.0), V2::new(-1.0, 0.2), V2::new(0.3, -1.0)];
+            for _ in 0..2 {
+                for p in [0, 5, 13] {
+                    for &st in &staminas {
+                        for pace in 0..3 {
+                            for with_ball in [false, true] {
+                                for d in dirs {
+                                    memo.state.players[p].stamina = st;
+                                    plain.state.players[p].stamina = st;
+                                    let got = memo.movement_range(p, pace, with_ball, d);
+                                    plain.movement_range(p, pace, with_ball, d);
+                                    let want =
+                                        plain.estimate(p, rules.pipes.movement_range).value.max(0.0);
+                                    assert_eq!(got.to_bits(), want.to_bits(), "{version} player {p} stamina {st}");
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// The remembered recovery is the pipeline's own result, bit for bit, in every context it is

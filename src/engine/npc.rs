@@ -62,8 +62,15 @@ impl Match {
     /// A content map (opportunity or danger) at a point of team `t`'s attacking frame.
     pub(super) fn map(&mut self, carrier: usize, pipe: usize, spot: V2) -> f64 {
         let s = self.rules.slots;
-        self.set(carrier, s.spot_x, spot.x.clamp(0.0, self.rules.pitch.length));
-        self.set(carrier, s.spot_y, spot.y.clamp(0.0, self.rules.pitch.width));
+        let (x, y) = (spot.x.clamp(0.0, self.rules.pitch.length), spot.y.clamp(0.0, self.rules.pitch.width));
+        self.set(carrier, s.spot_x, x);
+        self.set(carrier, s.spot_y, y);
+        // Lever `npc_map_grid`: the map read from its table (it reads only the spot).
+        if let Some(grid) = &self.rules.levers.map_grid
+            && let Some(m) = grid.which(pipe)
+        {
+            return grid.value(m, x, y);
+        }
         self.estimate(carrier, pipe).value
     }
 
@@ -123,7 +130,8 @@ impl Match {
             }
             let rpos = self.state.players[r].pos;
             let d = cpos.dist(rpos);
-            if d < pr.pass_min_distance || d > range {
+            // Lever `npc_pass_reach`: beyond it no sane pass goes, whatever the passer's range.
+            if d < pr.pass_min_distance || d > range || self.rules.levers.pass_reach.is_some_and(|reach| d > reach) {
                 continue;
             }
             let (p_pass, difficulty) = self.pass_test(c, rpos, self.rules.pipes.pass);

@@ -166,6 +166,7 @@ impl Match {
             let t = self.state.players[p].team;
             let b = self.frame(t, self.state.ball);
             let attacking = self.state.possession == t;
+            let mut shaped = false;
             let target = if let Some((_, spot)) = cover.filter(|&(q, _)| q == p) {
                 self.urgent[p] = true;
                 spot
@@ -238,12 +239,20 @@ impl Match {
                         // Between the landing point and the goal, goal side.
                         None => l + (pitch.own_goal() - l).unit() * pr.mark_goal_side,
                     }
+                } else if self.keeps_shape(p) {
+                    continue;
                 } else {
+                    shaped = true;
                     self.shape_target(p, b, attacking, minute, &view[t])
                 }
+            } else if self.keeps_shape(p) {
+                continue;
             } else {
+                shaped = true;
                 self.shape_target(p, b, attacking, minute, &view[t])
             };
+            // When his destination came from the team shape (lever `positioning_cadence`).
+            self.shaped[p] = shaped.then_some((self.state.round, self.state.possession));
             // The positioning test measures how well a player reads where to stand; a chaser
             // goes for the ball itself, which he can see (else he may stop short of it for ever).
             let error = if chasers[t] == p { V2::ZERO } else { self.state.players[p].error };
@@ -251,6 +260,20 @@ impl Match {
             self.targets[p] = self.frame(t, target);
         }
         self.view_scratch = view;
+    }
+
+    /// Lever `positioning_cadence` (issue 15): an off-ball player far from the ball, whose
+    /// destination last came from the team shape under the same possession less than `cadence`
+    /// rounds ago, keeps it this round unless it is his turn (staggered by player, so a
+    /// cadence of 2 places half of them each round). Off without the lever.
+    fn keeps_shape(&self, p: usize) -> bool {
+        let Some((cadence, radius)) = self.rules.levers.positioning else { return false };
+        let Some((at, possession)) = self.shaped[p] else { return false };
+        let round = self.state.round;
+        possession == self.state.possession
+            && round.wrapping_sub(at) < cadence
+            && (round as usize + p) % cadence as usize != 0
+            && !sqrt_le(self.state.players[p].pos.dist2(self.state.ball), radius)
     }
 
     /// Where a runner attacks a cross, in his team's frame: spread around the landing point.

@@ -245,6 +245,10 @@ pub struct Rules {
     /// The context values stamina recovery reads (at most [`MEMO_KEY`]), when that is all it
     /// reads besides a player's sheet: its result can then be kept per player and context.
     pub recovery_memo: Option<Vec<usize>>,
+    /// The context values movement range reads (at most [`RANGE_KEY`]), each with the sorted
+    /// ends of the range tables it is read through when nothing else reads it: a player's range
+    /// can then be kept per context, keyed by those bins (see `Match::movement_range`).
+    pub range_memo: Option<Vec<(usize, Option<Vec<f64>>)>>,
     /// What a pass of each difficulty can do, for the NPC's exact pass estimates.
     pub pass_plans: PassPlans,
     /// Body orientation and direction change, when the revision reads them only through range
@@ -261,6 +265,26 @@ pub struct Rules {
     /// The club personality scale (club rules), which the NPC's weights and the team shape
     /// multiply: a club outside it is refused before kick-off.
     pub club_personality: Option<[i32; 2]>,
+    /// Issue 15's speed levers; each absent one keeps the engine's play bit for bit.
+    pub levers: Levers,
+}
+
+/// The NPC may weigh less, as long as it plays as well (issue 15): content parameters that
+/// trade a little precision in the NPC's estimates and off-ball positioning for speed. Each is
+/// optional; absent, the engine plays exactly as before (older revisions replay unchanged).
+#[derive(Debug, Clone, Default)]
+pub struct Levers {
+    /// `npc_pass_reach` (m): team-mates farther than this are not offered a pass, whatever the
+    /// passer's range.
+    pub pass_reach: Option<f64>,
+    /// `positioning_cadence` (rounds, ≥ 2) with `positioning_near_radius` (m, default 0): an
+    /// off-ball player farther than the radius from the ball, whose destination comes from the
+    /// team shape, works it out again only every `cadence` rounds (staggered by player) and
+    /// otherwise keeps walking to the last one.
+    pub positioning: Option<(u32, f64)>,
+    /// `npc_map_grid` (m): the opportunity and danger maps read from a table of their values
+    /// on a grid of this spacing, interpolated bilinearly, instead of evaluated at each spot.
+    pub map_grid: Option<MapGrid>,
 }
 
 /// Parameters a 0.6 revision may declare; each absent one leaves 0.5's behaviour (and dice).
@@ -296,6 +320,10 @@ pub const MAX_ROUNDS: u32 = 100_000;
 /// The most context values a memoised pipeline may read.
 pub const MEMO_KEY: usize = 3;
 
+/// The most context values movement range may read to be memoised (pace, with or without the
+/// ball, direction change and stamina in every revision so far).
+pub const RANGE_KEY: usize = 4;
+
 fn doc<T: for<'de> Deserialize<'de>>(
     rs: &Ruleset,
     schema: &'static str,
@@ -319,6 +347,50 @@ fn noted<T>(missing: &std::cell::RefCell<Vec<Missing>>, found: Result<T, Missing
         missing.borrow_mut().push(m);
         stand_in
     })
+}
+
+/// Issue 15's levers, each read only when the revision declares it (see [`Levers`]).
+fn levers(r: &Ruleset, pipes: &Pipes, slots: &Slots, pitch: &Pitch) -> Result<Levers, ContentError> {
+    let positive = |id: &str| -> Result<Option<f64>, ContentError> {
+        match r.param(id) {
+            Some(v) if !(v > 0.0 && v.is_finite()) => {
+                Err(param_error(r, id, format!("parameter '{id}' must be a positive number of metres (is {v})")))
+            }
+            v => Ok(v),
+        }
+    };
+    let positioning = match r.param("positioning_cadence") {
+        None => None,
+        Some(k) if k.fract() != 0.0 || !(1.0..=100.0).contains(&k) => {
+            return Err(param_error(
+                r,
+                "positioning_cadence",
+                format!("parameter 'positioning_cadence' is a whole number of rounds from 1 to 100 (is {k})"),
+            ));
+        }
+        Some(k) => {
+            let radius = match r.param("positioning_near_radius") {
+                Some(v) if !(v >= 0.0 && v.is_finite()) => {
+                    return Err(param_error(
+                        r,
+                        "positioning_near_radius",
+                        format!("parameter 'positioning_near_radius' must be 0 or more metres (is {v})"),
+                    ));
+                }
+                v => v.unwrap_or(0.0),
+            };
+            // A cadence of 1 is every round: the lever off.
+            (k >= 2.0).then_some((k as u32, radius))
+        }
+    };
+    let map_grid = match positive("npc_map_grid")? {
+        None => None,
+        Some(step) => Some(
+            MapGrid::new(r, [pipes.opportunity, pipes.danger], [slots.spot_x, slots.spot_y], pitch, step)
+                .map_err(|m| param_error(r, "npc_map_grid", m))?,
+        ),
+    };
+    Ok(Levers { pass_reach: positive("npc_pass_reach")?, positioning, map_grid })
 }
 
 /// Range tables the engine reads by name.
@@ -725,6 +797,18 @@ impl Rules {
                 .collect();
             (key.len() <= MEMO_KEY).then_some(key)
         };
+        // Movement range: the same memo, keyed by a table bin where only range tables read a
+        // value (stamina through its fatigue table changes every round, its bin seldom).
+        let range_memo = {
+            let key: Vec<(usize, Option<Vec<f64>>)> = rs.pipelines[pipes.movement_range]
+                .inputs
+                .iter()
+                .copied()
+                .filter(|&v| rs.vars[v].kind == crate::ruleset::VarKind::Context || written.contains(&v))
+                .map(|v| (v, rs.table_bounds[v].clone()))
+                .collect();
+            (key.len() <= RANGE_KEY).then_some(key)
+        };
         let plan = |slot: usize| rs.table_bounds[slot].as_deref().and_then(AnglePlan::new);
         let (orientation_plan, direction_change_plan) = (plan(slots.orientation), plan(slots.direction_change));
         let set_pieces = super::set_pieces::resolve(r)?;
@@ -753,7 +837,9 @@ impl Rules {
         };
         let club_personality =
             crate::club::ClubRules::from_revision(&r.revision).ok().flatten().map(|c| c.personality.scale);
+        let levers = levers(r, &pipes, &slots, &pitch)?;
         Ok(Rules {
+            levers,
             club_personality,
             set_pieces,
             legacy_penalty_skill,
@@ -791,6 +877,7 @@ impl Rules {
             npc,
             paces,
             recovery_memo,
+            range_memo,
             pass_plans,
             rs,
         })

@@ -292,3 +292,88 @@ impl DuelOdds {
         self.win[self.index(first, second)]
     }
 }
+
+/// The NPC's opportunity and danger maps tabulated on a grid (lever `npc_map_grid`, issue 15).
+///
+/// The problem: the maps are pipelines the NPC evaluates twice for every candidate and once for
+/// every tackle a defender weighs — some 40,000 evaluations a match of a function of the spot
+/// alone. The decision: when a revision asks for it, each map is evaluated once per revision at
+/// the nodes of a grid over the pitch (spacing at most the content's step) and read by bilinear
+/// interpolation. Limits: only maps that read nothing but the spot (`spot_x`, `spot_y`) can be
+/// tabulated — a revision whose maps read anything else is refused; values between nodes are
+/// interpolated, not exact, which is why it is a lever (it can change a close choice).
+#[derive(Debug, Clone)]
+pub struct MapGrid {
+    pipes: [usize; 2],
+    /// Nodes along x and y, and their spacing (m).
+    n: [usize; 2],
+    step: [f64; 2],
+    /// Per map, the node values, x-major: `values[m][i * n[1] + j]` at (i·step_x, j·step_y).
+    values: [Vec<f64>; 2],
+}
+
+impl MapGrid {
+    /// The most nodes a map's grid may have (a 0.1 m grid over a 120 × 90 m pitch is ~1.1 M).
+    const MAX_NODES: usize = 1_200_000;
+
+    pub(super) fn new(
+        r: &Ruleset,
+        pipes: [usize; 2],
+        spot: [usize; 2],
+        pitch: &super::super::geometry::Pitch,
+        step: f64,
+    ) -> Result<MapGrid, String> {
+        for &p in &pipes {
+            let pl = &r.pipelines[p];
+            if let Some(&v) = pl.inputs.iter().find(|v| !spot.contains(v)) {
+                return Err(format!(
+                    "parameter 'npc_map_grid' tabulates the NPC's maps over the spot, but map '{}' also reads '{}'",
+                    pl.id, r.vars[v].id
+                ));
+            }
+        }
+        let size = [pitch.length, pitch.width];
+        let cells = size.map(|s| (s / step).ceil().max(1.0) as usize);
+        let n = cells.map(|c| c + 1);
+        if n[0] * n[1] > Self::MAX_NODES {
+            return Err(format!("parameter 'npc_map_grid' is too fine for this pitch ({step} m: {} nodes)", n[0] * n[1]));
+        }
+        let step = [size[0] / cells[0] as f64, size[1] / cells[1] as f64];
+        let mut inputs = crate::ruleset::Inputs { values: vec![0.0; r.vars.len()] };
+        let mut values = [Vec::with_capacity(n[0] * n[1]), Vec::with_capacity(n[0] * n[1])];
+        for (m, &p) in pipes.iter().enumerate() {
+            for i in 0..n[0] {
+                for j in 0..n[1] {
+                    inputs.set(spot[0], (i as f64 * step[0]).min(size[0]));
+                    inputs.set(spot[1], (j as f64 * step[1]).min(size[1]));
+                    let v = r.pipelines[p].resolve(&inputs).value;
+                    if !v.is_finite() {
+                        return Err(format!("map '{}' is not finite at a grid node ({v})", r.pipelines[p].id));
+                    }
+                    values[m].push(v);
+                }
+            }
+        }
+        Ok(MapGrid { pipes, n, step, values })
+    }
+
+    /// Which tabulated map a pipeline is, if it is one.
+    #[inline]
+    pub fn which(&self, pipe: usize) -> Option<usize> {
+        self.pipes.iter().position(|&p| p == pipe)
+    }
+
+    /// Map `m` at (x, y), both already within the pitch: bilinear between the four nodes around.
+    #[inline]
+    pub fn value(&self, m: usize, x: f64, y: f64) -> f64 {
+        let (fx, fy) = (x / self.step[0], y / self.step[1]);
+        let i = (fx.floor().max(0.0) as usize).min(self.n[0] - 2);
+        let j = (fy.floor().max(0.0) as usize).min(self.n[1] - 2);
+        let (tx, ty) = ((fx - i as f64).clamp(0.0, 1.0), (fy - j as f64).clamp(0.0, 1.0));
+        let v = &self.values[m];
+        let at = |a: usize, b: usize| v[a * self.n[1] + b];
+        let lo = at(i, j) + (at(i, j + 1) - at(i, j)) * ty;
+        let hi = at(i + 1, j) + (at(i + 1, j + 1) - at(i + 1, j)) * ty;
+        lo + (hi - lo) * tx
+    }
+}
