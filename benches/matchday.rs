@@ -72,7 +72,15 @@ fn levers(c: &mut Criterion) {
         ("pass_reach_30", &[("npc_pass_reach", 30.0)]),
         ("map_grid_1", &[("npc_map_grid", 1.0)]),
         ("positioning_cadence_2_r25", &[("positioning_cadence", 2.0), ("positioning_near_radius", 25.0)]),
-        ("all", &[("npc_pass_reach", 30.0), ("npc_map_grid", 1.0), ("positioning_cadence", 2.0), ("positioning_near_radius", 25.0)]),
+        (
+            "all",
+            &[
+                ("npc_pass_reach", 30.0),
+                ("npc_map_grid", 1.0),
+                ("positioning_cadence", 2.0),
+                ("positioning_near_radius", 25.0),
+            ],
+        ),
     ];
     for (name, set) in variants {
         let rules = rules_with(set);

@@ -234,8 +234,7 @@ mod tests {
                                     plain.state.players[p].stamina = st;
                                     let got = memo.movement_range(p, pace, with_ball, d);
                                     plain.movement_range(p, pace, with_ball, d);
-                                    let want =
-                                        plain.estimate(p, rules.pipes.movement_range).value.max(0.0);
+                                    let want = plain.estimate(p, rules.pipes.movement_range).value.max(0.0);
                                     assert_eq!(got.to_bits(), want.to_bits(), "{version} player {p} stamina {st}");
                                 }
                             }

@@ -336,7 +336,10 @@ impl MapGrid {
         let cells = size.map(|s| (s / step).ceil().max(1.0) as usize);
         let n = cells.map(|c| c + 1);
         if n[0] * n[1] > Self::MAX_NODES {
-            return Err(format!("parameter 'npc_map_grid' is too fine for this pitch ({step} m: {} nodes)", n[0] * n[1]));
+            return Err(format!(
+                "parameter 'npc_map_grid' is too fine for this pitch ({step} m: {} nodes)",
+                n[0] * n[1]
+            ));
         }
         let step = [size[0] / cells[0] as f64, size[1] / cells[1] as f64];
         let mut inputs = crate::ruleset::Inputs { values: vec![0.0; r.vars.len()] };
