@@ -9,7 +9,8 @@
 //! soon as it returns (`synchronous=NORMAL` syncs the log at checkpoints, which loses nothing
 //! when only the process dies; a power cut may lose the last commits, never corrupt the file).
 //! A run row holds what the run pins (ruleset, revision and fingerprint, engine version, seed,
-//! squads, human side, formations) and how far it got; rounds (state hash and the dice rolled),
+//! human side, formations; its squads in `run_squads`, so that the row every advance updates
+//! stays within one page — migration 5) and how far it got; rounds (state hash and the dice rolled),
 //! events, human intents and the decision log (bounded by the content's retention) are rows of
 //! their own. Each advance is one transaction: the rows of its new rounds and the run row move
 //! together or not at all. The engine's state is not stored: `run::resume` rebuilds a match
@@ -23,9 +24,11 @@
 //! stays atomic and is answered only once its group has committed; grouping only shares the
 //! cost of a commit (its WAL frames, its locks) among concurrent runs — with a hundred runs
 //! advancing at once, one transaction per advance made the writer the queue every request
-//! waited in. Rows with large bodies (a decision is ~4 KB of JSON) live in rowid tables with a
-//! unique (run, seq) index: appended at the end of the table instead of scattered through a
-//! clustered index whose cells overflow at ~1 KB (migration 3).
+//! waited in. Rows with large bodies live in rowid tables with a unique (run, seq) index:
+//! appended at the end of the table instead of scattered through a clustered index whose cells
+//! overflow at ~1 KB (migration 3). A decision, ~4 KB as the endpoint shows it, is stored as
+//! positional arrays (`decisions.rs`, ~45 % of that) so that it fits a page; it was ~90 % of
+//! the bytes an advance wrote.
 //!
 //! The writer answers an advance through a tokio oneshot (`Pending`): the HTTP handler awaits it
 //! without holding a thread, so a hundred runs waiting for their group commit cost no parked
@@ -385,7 +388,7 @@ impl Store {
         self.write(move |c| {
             c.prepare_cached(
                 "INSERT INTO runs (id, token_sha256, created_at, ruleset, revision, fingerprint, engine_version, seed, \
-                 human, formations, home, away, retention, stats) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                 human, formations, retention, stats) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
             )?
             .execute(params![
                 r.id,
@@ -398,10 +401,13 @@ impl Store {
                 r.seed.to_string(),
                 r.human,
                 json(&r.formations),
-                json(&r.home),
-                json(&r.away),
                 r.retention as i64,
                 json(&[TeamStats::default(), TeamStats::default()]),
+            ])?;
+            c.prepare_cached("INSERT INTO run_squads (run_id, home, away) VALUES (?1, ?2, ?3)")?.execute(params![
+                r.id,
+                json(&r.home),
+                json(&r.away)
             ])?;
             Ok(())
         })
@@ -664,8 +670,8 @@ fn load_run(c: &Connection, id: &str) -> Result<Option<StoredRun>, StoreError> {
     let row = c
         .prepare_cached(
             "SELECT id, token_sha256, created_at, ruleset, revision, fingerprint, engine_version, seed, human, \
-             formations, home, away, retention, rounds, pending, finished, score_home, score_away, stats, events, \
-             decisions FROM runs WHERE id = ?1",
+             formations, s.home, s.away, retention, rounds, pending, finished, score_home, score_away, stats, events, \
+             decisions FROM runs JOIN run_squads s ON s.run_id = runs.id WHERE id = ?1",
         )?
         .query_row([id], |r| {
             Ok((
