@@ -74,6 +74,9 @@ fn percentile(sorted: &[Duration], p: f64) -> f64 {
     sorted[i].as_secs_f64() * 1000.0
 }
 
+/// A phase of an advance: when it began and ended.
+type Span = fn(&timing::AdvanceTimes) -> (std::time::Instant, std::time::Instant);
+
 /// Where the server's time went: each phase's p50 / p99, and its mean over the slowest 1 % of
 /// advances (by server time), next to the client's p99 (the rest is the HTTP layer and the
 /// client, which share the machine).
@@ -83,7 +86,7 @@ fn print_phases(client_p99: f64) {
         return;
     }
     let ms = |a: std::time::Instant, b: std::time::Instant| b.saturating_duration_since(a).as_secs_f64() * 1000.0;
-    let phases: [(&str, fn(&timing::AdvanceTimes) -> (std::time::Instant, std::time::Instant)); 8] = [
+    let phases: [(&str, Span); 8] = [
         ("run lock", |t| (t.entered, t.locked)),
         ("blocking-pool queue", |t| (t.locked, t.on_pool)),
         ("round(s) played", |t| (t.on_pool, t.played)),
