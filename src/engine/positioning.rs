@@ -272,7 +272,7 @@ impl Match {
         let round = self.state.round;
         possession == self.state.possession
             && round.wrapping_sub(at) < cadence
-            && (round as usize + p) % cadence as usize != 0
+            && !(round as usize + p).is_multiple_of(cadence as usize)
             && !sqrt_le(self.state.players[p].pos.dist2(self.state.ball), radius)
     }
 
