@@ -52,7 +52,7 @@ fn rules_with(set: &[(&str, f64)]) -> std::sync::Arc<microfut::engine::Rules> {
     let mut rev = catalog.revision("microfut", Some("0.6.0")).unwrap().clone();
     let params = rev.documents.get_mut("params.json").unwrap()["params"].as_array_mut().unwrap();
     for (id, value) in set {
-        params.push(serde_json::json!({"id": id, "value": value, "label": {"pt-BR": id, "en": id}}));
+        params.push(serde_json::json!({"id": id, "value": value, "domain": {"min": 0, "max": 1000}, "label": {"pt-BR": id, "en": id}}));
     }
     let rs = microfut::ruleset::compile(&rev).unwrap();
     std::sync::Arc::new(microfut::engine::Rules::new(std::sync::Arc::new(rs)).unwrap())
