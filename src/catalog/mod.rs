@@ -417,10 +417,10 @@ fn check_manifest(
     if !schema_ok {
         return None;
     }
-    match serde_json::from_value(doc.clone()) {
+    match from_value_located(doc.clone(), "manifest.schema.json") {
         Ok(m) => Some(m),
         Err(e) => {
-            out.push(Diagnostic::new(file, "", e.to_string()));
+            out.push(Diagnostic::new(file, e.pointer, e.message));
             None
         }
     }

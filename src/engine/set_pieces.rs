@@ -206,8 +206,10 @@ pub fn resolve(rs: &Ruleset) -> Result<Option<SetPieces>, ContentError> {
         return Ok(None);
     };
     let file = rs.revision.file(name);
-    let doc: Doc = serde_json::from_value(value.clone())
-        .map_err(|e| ContentError::Invalid(vec![Diagnostic::new(file.clone(), "", e.to_string())]))?;
+    let doc: Doc = crate::catalog::from_value_located(value.clone(), "set_pieces.schema.json").map_err(|e| {
+        let message = format!("cannot read as set_pieces.schema.json: {}", e.message);
+        ContentError::Invalid(vec![Diagnostic::new(file.clone(), e.pointer, message)])
+    })?;
     let invalid = |at: &str, why: String| ContentError::Invalid(vec![Diagnostic::new(file.clone(), at, why)]);
     let mut missing = Vec::new();
     let mut action = |id: &str, at: &str| -> Result<usize, ContentError> {

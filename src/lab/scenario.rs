@@ -79,8 +79,8 @@ pub fn scenarios(rev: &Revision) -> Result<Vec<Scenario>, Vec<Diagnostic>> {
         }
     };
     let file = rev.file(name);
-    let parsed: ScenariosDoc = serde_json::from_value(doc.clone())
-        .map_err(|e| vec![Diagnostic::new(&file, "", format!("cannot read as {SCHEMA}: {e}"))])?;
+    let parsed: ScenariosDoc = crate::catalog::from_value_located(doc.clone(), SCHEMA)
+        .map_err(|e| vec![Diagnostic::new(&file, e.pointer, format!("cannot read as {SCHEMA}: {}", e.message))])?;
     let mut out = Vec::new();
     let mut problems = Vec::new();
     for (i, e) in parsed.scenarios.into_iter().enumerate() {

@@ -46,9 +46,9 @@ fn documents<T: DeserializeOwned>(rev: &Revision, schema: &str, out: &mut Vec<Di
     for (name, value) in &rev.documents {
         if crate::catalog::declared_schema(value) == Some(schema) {
             let file = rev.file(name);
-            match serde_json::from_value::<T>(value.clone()) {
+            match crate::catalog::from_value_located::<T>(value.clone(), schema) {
                 Ok(d) => docs.push((file, d)),
-                Err(e) => out.push(Diagnostic::new(file, "", format!("cannot read as {schema}: {e}"))),
+                Err(e) => out.push(Diagnostic::new(file, e.pointer, format!("cannot read as {schema}: {}", e.message))),
             }
         }
     }

@@ -30,8 +30,9 @@ impl Roles {
             return Ok(None);
         };
         let file = rev.file(name);
-        let roles: Roles =
-            serde_json::from_value(doc.clone()).map_err(|e| vec![Diagnostic::new(&file, "", e.to_string())])?;
+        let roles: Roles = crate::catalog::from_value_located(doc.clone(), "roles.schema.json").map_err(|e| {
+            vec![Diagnostic::new(&file, e.pointer, format!("cannot read as roles.schema.json: {}", e.message))]
+        })?;
         let mut out = Vec::new();
         for (i, r) in roles.roles.iter().enumerate() {
             if !roles.lines.iter().any(|l| l.id == r.line) {

@@ -87,8 +87,8 @@ pub(crate) fn read_rules<T: serde::de::DeserializeOwned>(
         return Ok(None);
     };
     let file = rev.file(name);
-    let mut rules: T = serde_json::from_value(doc.clone())
-        .map_err(|e| vec![Diagnostic::new(&file, "", format!("cannot read as {schema}: {e}"))])?;
+    let mut rules: T = crate::catalog::from_value_located(doc.clone(), schema)
+        .map_err(|e| vec![Diagnostic::new(&file, e.pointer, format!("cannot read as {schema}: {}", e.message))])?;
     set_file(&mut rules, file);
     Ok(Some(rules))
 }

@@ -307,8 +307,8 @@ fn doc<T: for<'de> Deserialize<'de>>(
         .iter()
         .find(|(_, d)| declared_schema(d) == Some(schema))
         .ok_or_else(|| ContentError::NoDocument { revision: rs.label(), what, schema })?;
-    let parsed =
-        serde_json::from_value(value.clone()).map_err(|e| ContentError::at(rev.file(name), "", e.to_string()))?;
+    let parsed = crate::catalog::from_value_located(value.clone(), schema)
+        .map_err(|e| ContentError::at(rev.file(name), e.pointer, format!("cannot read as {schema}: {}", e.message)))?;
     Ok((rev.file(name), parsed))
 }
 
