@@ -187,6 +187,28 @@ fn the_crowd_presses_the_away_side_on_0_6() {
     assert!(away["probability"].as_f64().unwrap() < home["probability"].as_f64().unwrap());
 }
 
+/// 0.6.2: the crowd presses the away side's interception and block test too (0.6.1's did not:
+/// with blocks as the blocker's own test, the home side's shots no longer met a pressed blocker).
+#[test]
+fn the_crowd_presses_the_away_interceptor_from_0_6_2() {
+    let intercept = |revision: &'static str, away: &'static str| -> Value {
+        let mut args = vec!["resolve", "interception"];
+        for s in ["dx=12", "positioning=10", "perception=10", "iq=10", "orientation=30", "stamina=100", "q_int=0"] {
+            args.extend_from_slice(&["--set", s]);
+        }
+        args.extend_from_slice(&["--set", away, "--revision", revision, "--json"]);
+        json_of(&args)
+    };
+    let stage = |v: &Value| -> Option<f64> {
+        v["contributions"].as_array().unwrap().iter().find(|c| c["stage"] == "mod_crowd").map(|c| c["amount"].as_f64().unwrap())
+    };
+    assert_eq!(stage(&intercept("0.6.1", "away_side=1")), None, "0.6.1 keeps its interception test");
+    let (home, away) = (intercept("0.6.2", "away_side=0"), intercept("0.6.2", "away_side=1"));
+    assert_eq!(stage(&home), Some(0.0));
+    assert!(stage(&away).unwrap() < 0.0, "{away}");
+    assert!(away["probability"].as_f64().unwrap() < home["probability"].as_f64().unwrap());
+}
+
 /// A bad invocation: exit 2, one clear line on stderr, nothing on stdout.
 fn refused(args: &[&str], needle: &str) {
     let o = run(args);
