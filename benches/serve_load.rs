@@ -10,7 +10,7 @@
 use microfut::api::dto::{AdvanceRequest, Until};
 use microfut::api::{self, Runs};
 use microfut::catalog::{Catalog, ContentTree};
-use microfut::store::Store;
+use microfut::store::{Store, timing};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -74,6 +74,91 @@ fn percentile(sorted: &[Duration], p: f64) -> f64 {
     sorted[i].as_secs_f64() * 1000.0
 }
 
+/// A phase of an advance: when it began and ended.
+type Span = fn(&timing::AdvanceTimes) -> (std::time::Instant, std::time::Instant);
+
+/// Where the server's time went: each phase's p50 / p99, and its mean over the slowest 1 % of
+/// advances (by server time), next to the client's p99 (the rest is the HTTP layer and the
+/// client, which share the machine).
+fn print_phases(client_p99: f64) {
+    let (advances, groups) = timing::take();
+    if advances.is_empty() {
+        return;
+    }
+    let ms = |a: std::time::Instant, b: std::time::Instant| b.saturating_duration_since(a).as_secs_f64() * 1000.0;
+    let phases: [(&str, Span); 8] = [
+        ("run lock", |t| (t.entered, t.locked)),
+        ("blocking-pool queue", |t| (t.locked, t.on_pool)),
+        ("round(s) played", |t| (t.on_pool, t.played)),
+        ("rows serialised + queued", |t| (t.played, t.queued)),
+        ("writer queue", |t| (t.queued, t.group_began)),
+        ("group write + COMMIT", |t| (t.group_began, t.committed)),
+        ("wake-up after commit", |t| (t.committed, t.answered)),
+        ("server total", |t| (t.entered, t.answered)),
+    ];
+    let mut order: Vec<usize> = (0..advances.len()).collect();
+    order.sort_by(|&a, &b| {
+        ms(advances[a].entered, advances[a].answered).total_cmp(&ms(advances[b].entered, advances[b].answered))
+    });
+    let slow = &order[order.len() * 99 / 100..];
+    println!(
+        "  server phases ({} advances; client p99 {client_p99:.2} ms): p50 / p99 / mean of the slowest 1 %",
+        advances.len()
+    );
+    for (name, f) in phases {
+        let mut v: Vec<f64> = advances
+            .iter()
+            .map(|t| {
+                let (a, b) = f(t);
+                ms(a, b)
+            })
+            .collect();
+        let tail = slow
+            .iter()
+            .map(|&k| {
+                let (a, b) = f(&advances[k]);
+                ms(a, b)
+            })
+            .sum::<f64>()
+            / slow.len() as f64;
+        v.sort_by(f64::total_cmp);
+        let q = |p: f64| v[((v.len() - 1) as f64 * p).round() as usize];
+        println!("    {name:<26} {:>7.2} {:>7.2} {:>7.2} ms", q(0.5), q(0.99), tail);
+    }
+    let mut sizes: Vec<usize> = groups.iter().map(|g| g.size).collect();
+    sizes.sort();
+    let mut write: Vec<f64> = groups.iter().map(|g| ms(g.began, g.written)).collect();
+    let mut commit: Vec<f64> = groups.iter().map(|g| ms(g.written, g.committed)).collect();
+    write.sort_by(f64::total_cmp);
+    commit.sort_by(f64::total_cmp);
+    let q = |v: &[f64], p: f64| v[((v.len() - 1) as f64 * p).round() as usize];
+    println!(
+        "    groups: {} (size p50 {} max {}), rows written p50 {:.2} p99 {:.2} ms, COMMIT p50 {:.2} p99 {:.2} ms",
+        groups.len(),
+        sizes[sizes.len() / 2],
+        sizes[sizes.len() - 1],
+        q(&write, 0.5),
+        q(&write, 0.99),
+        q(&commit, 0.5),
+        q(&commit, 0.99)
+    );
+}
+
+/// What one advance wrote: rows per advance and bytes per row, table by table.
+fn print_rows(db: &std::path::Path) {
+    let c = rusqlite::Connection::open(db).unwrap();
+    let advances: f64 = c.query_row("SELECT sum(rounds) FROM runs", [], |r| r.get(0)).unwrap();
+    let decisions: f64 = c.query_row("SELECT sum(decisions) FROM runs", [], |r| r.get(0)).unwrap();
+    for (table, col) in [("rounds", "rolls"), ("events", "body"), ("decisions", "body")] {
+        let (n, bytes): (f64, Option<f64>) = c
+            .query_row(&format!("SELECT count(*), avg(length({col})) FROM {table}"), [], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap();
+        // Expired decisions are deleted: count them from the runs' totals.
+        let n = if table == "decisions" { decisions } else { n };
+        println!("    {table:<10} {:.2} rows per round, {:.0} bytes each", n / advances, bytes.unwrap_or(0.0));
+    }
+}
+
 fn main() {
     let seconds = env("SECONDS", 10);
     let n_runs = env("RUNS", 100) as usize;
@@ -88,6 +173,12 @@ fn main() {
     let app = api::app(api::default_areas(runs.clone()));
     server_rt.spawn(async move { axum::serve(listener, app).await.unwrap() });
 
+    // TIMING=1: stamp every advance's phases on the server (`store::timing`) and print where
+    // the time went, for all advances and for the slowest 1 %.
+    let timed = env("TIMING", 0) == 1;
+    if timed {
+        timing::enable();
+    }
     let client_rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let deadline = Instant::now() + Duration::from_secs(seconds);
     let started = Instant::now();
@@ -124,6 +215,10 @@ fn main() {
         latencies[n - 1].as_secs_f64() * 1000.0
     );
     drop(server_rt);
+    if timed {
+        print_phases(percentile(&latencies, 0.99));
+        print_rows(&dir.path().join("runs.db"));
+    }
 
     // ---- the same advances without HTTP: engine + one commit each, one thread ----
     let dir2 = tempfile::tempdir().unwrap();

@@ -732,3 +732,27 @@ fn the_decision_log_reads_exactly_its_retention_while_expiry_is_batched() {
     assert!(max_rows <= retention as i64 + 64 + per_advance as i64, "{max_rows} rows at most");
     assert_eq!(rows(), retention as i64, "a finished match keeps exactly its retention");
 }
+
+/// The decisions endpoint shows each decision exactly as the engine's log serialises it, though
+/// the store keeps it as positional arrays (`store::compact_decision`): field for field, number
+/// for number, in the same order, pruned candidates included.
+#[tokio::test]
+async fn stored_decisions_read_back_as_the_engine_logged_them() {
+    let s = server();
+    let (id, token) = s.create(None, 5).await;
+    let r = s.post(&format!("/api/v1/runs/{id}/advance"), json!({"until": "end"}), Some(&token)).await;
+    assert_eq!(r.status, StatusCode::OK, "{:?}", r.body);
+    let logged: Vec<Value> =
+        inspect(&s, &id, |r| r.m.decisions().decisions().map(|d| serde_json::to_value(d).unwrap()).collect()).await;
+    let r = s.get(&format!("/api/v1/runs/{id}/decisions")).await;
+    assert_eq!(r.status, StatusCode::OK);
+    let served = r.body["decisions"].as_array().unwrap();
+    assert!(served.len() > 100, "a whole match logs many decisions ({})", served.len());
+    assert_eq!(served.len(), logged.len());
+    let candidates = || served.iter().flat_map(|d| d["candidate_actions"].as_array().unwrap());
+    assert!(candidates().any(|c| c.get("pruned").is_some()), "some candidate was pruned");
+    for (k, (served, logged)) in served.iter().zip(&logged).enumerate() {
+        // Compared as text: a reordered field or a number written differently fails too.
+        assert_eq!(served.to_string(), logged.to_string(), "decision {k}");
+    }
+}

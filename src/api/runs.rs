@@ -26,7 +26,7 @@ use crate::engine::projection::RollRecord;
 use crate::engine::state::{Ball, Line};
 use crate::engine::{Intent, Match, Options, Rules, Step};
 use crate::run::resume::{Resume, ResumeError, resume};
-use crate::store::{Advance, NewRun, Pending, RoundRow, Store, StoredRun};
+use crate::store::{Advance, NewRun, Pending, RoundRow, Store, StoredRun, timing};
 use axum::http::StatusCode;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
@@ -58,6 +58,9 @@ type Slot = Arc<tokio::sync::Mutex<Option<LiveRun>>>;
 /// A commit queued for a run, with the counters the run reaches once it has landed.
 struct Staged {
     pending: Pending<()>,
+    /// When staging began (the round played) and when the commit was queued (`timing`).
+    played: std::time::Instant,
+    queued: std::time::Instant,
     rounds: usize,
     events: usize,
     intents: usize,
@@ -361,20 +364,43 @@ impl Runs {
         id: &str,
         play: impl FnOnce(&Runs, &mut LiveRun) -> ApiResult<(T, Staged)> + Send + 'static,
     ) -> ApiResult<T> {
+        // Phase stamps for the load benchmark (`store::timing`); off, each is one atomic load.
+        let timed = timing::enabled();
+        let mut times = timing::AdvanceTimes::new();
+        let stamp = move |at: &mut std::time::Instant| {
+            if timed {
+                *at = std::time::Instant::now();
+            }
+        };
         let guard = self.lock_run(id).await?;
+        stamp(&mut times.locked);
         let runs = self.clone();
         let (mut guard, played) = tokio::task::spawn_blocking(move || {
             let mut guard = guard;
+            stamp(&mut times.on_pool);
             let played = play(&runs, guard.as_mut().expect("filled"));
-            (guard, played)
+            stamp(&mut times.pool_done);
+            (guard, played, times)
         })
         .await
+        .map(|(guard, played, t)| {
+            times = t;
+            (guard, played)
+        })
         .map_err(|e| ApiError::unavailable(format!("internal failure: {e}")))?;
         let (out, staged) = played?;
-        let Staged { pending, rounds, events, intents, decisions } = staged;
-        let landed = pending.committed().await;
+        let Staged { pending, rounds, events, intents, decisions, played: played_at, queued } = staged;
+        let (landed, commit) = pending.committed_stamped().await;
+        if timed {
+            (times.played, times.queued) = (played_at, queued);
+            if let Some(c) = commit {
+                (times.group_began, times.committed, times.group_size) = (c.group_began, c.committed, c.group_size);
+            }
+        }
         let counts = (rounds, events, intents, decisions);
         self.settle(id, &mut guard, counts, landed)?;
+        stamp(&mut times.answered);
+        timing::record_advance(times);
         Ok(out)
     }
 
@@ -410,7 +436,7 @@ impl Runs {
         let mut guard = slot.blocking_lock();
         self.fill(id, &mut guard)?;
         let (out, staged) = play(self, guard.as_mut().expect("filled above"))?;
-        let Staged { pending, rounds, events, intents, decisions } = staged;
+        let Staged { pending, rounds, events, intents, decisions, .. } = staged;
         let landed = pending.wait();
         let counts = (rounds, events, intents, decisions);
         self.settle(id, &mut guard, counts, landed)?;
@@ -490,16 +516,14 @@ impl Runs {
     /// Queues what `run` did since its last commit, to be written in one transaction. The run
     /// must stay locked until the commit has answered (`settle`).
     fn stage(&self, run: &LiveRun, rounds: Vec<RoundRow>) -> ApiResult<Staged> {
+        let played = std::time::Instant::now();
         let m = &run.m;
         let log = m.decisions();
         let total = log.len() as u64 + log.dropped();
         let new = (total - run.committed_decisions) as usize;
         let kept_new = new.min(log.len());
-        let decisions: Vec<(u32, String)> = log
-            .decisions()
-            .skip(log.len() - kept_new)
-            .map(|d| (d.round, serde_json::to_string(d).expect("decisions serialise")))
-            .collect();
+        let decisions: Vec<(u32, String)> =
+            log.decisions().skip(log.len() - kept_new).map(|d| (d.round, crate::store::compact_decision(d))).collect();
         let advance = Advance {
             rounds,
             events: &m.events()[run.committed_events..],
@@ -516,7 +540,15 @@ impl Runs {
         };
         let n_rounds = advance.rounds.len();
         let pending = self.store.queue_commit(&run.id, &advance).map_err(store_err)?;
-        Ok(Staged { pending, rounds: n_rounds, events: m.events().len(), intents: m.intents().len(), decisions: total })
+        Ok(Staged {
+            pending,
+            played,
+            queued: std::time::Instant::now(),
+            rounds: n_rounds,
+            events: m.events().len(),
+            intents: m.intents().len(),
+            decisions: total,
+        })
     }
 
     fn round_row(m: &Match) -> RoundRow {

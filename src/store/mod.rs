@@ -9,7 +9,8 @@
 //! soon as it returns (`synchronous=NORMAL` syncs the log at checkpoints, which loses nothing
 //! when only the process dies; a power cut may lose the last commits, never corrupt the file).
 //! A run row holds what the run pins (ruleset, revision and fingerprint, engine version, seed,
-//! squads, human side, formations) and how far it got; rounds (state hash and the dice rolled),
+//! human side, formations; its squads in `run_squads`, so that the row every advance updates
+//! stays within one page — migration 5) and how far it got; rounds (state hash and the dice rolled),
 //! events, human intents and the decision log (bounded by the content's retention) are rows of
 //! their own. Each advance is one transaction: the rows of its new rounds and the run row move
 //! together or not at all. The engine's state is not stored: `run::resume` rebuilds a match
@@ -23,9 +24,11 @@
 //! stays atomic and is answered only once its group has committed; grouping only shares the
 //! cost of a commit (its WAL frames, its locks) among concurrent runs — with a hundred runs
 //! advancing at once, one transaction per advance made the writer the queue every request
-//! waited in. Rows with large bodies (a decision is ~4 KB of JSON) live in rowid tables with a
-//! unique (run, seq) index: appended at the end of the table instead of scattered through a
-//! clustered index whose cells overflow at ~1 KB (migration 3).
+//! waited in. Rows with large bodies live in rowid tables with a unique (run, seq) index:
+//! appended at the end of the table instead of scattered through a clustered index whose cells
+//! overflow at ~1 KB (migration 3). A decision, ~4 KB as the endpoint shows it, is stored as
+//! positional arrays (`decisions.rs`, ~45 % of that) so that it fits a page; it was ~90 % of
+//! the bytes an advance wrote.
 //!
 //! The writer answers an advance through a tokio oneshot (`Pending`): the HTTP handler awaits it
 //! without holding a thread, so a hundred runs waiting for their group commit cost no parked
@@ -35,9 +38,12 @@
 //!
 //! Limits: one writer thread serialises writes; a run's token is kept only as its SHA-256.
 
+mod decisions;
 mod effects;
 mod schema;
+pub mod timing;
 
+pub use decisions::{compact as compact_decision, expand as expand_decision};
 pub use effects::{CommandRow, NewJourney, StoredJourney};
 
 use crate::club::Club;
@@ -78,21 +84,23 @@ const EXPIRY_BATCH: u64 = 64;
 type Output = Box<dyn Any + Send>;
 type Job = Box<dyn FnOnce(&Connection) -> Result<Output, StoreError> + Send>;
 type Answer = Result<Output, StoreError>;
+/// An answer with when its group began and committed (`timing`).
+type Stamped = (Answer, timing::CommitStamp);
 
 /// How the writer answers: through a tokio oneshot that a caller on the async runtime awaits
 /// without holding a thread, or a channel a caller blocks on (usable from any thread, including
 /// one inside a runtime, where a oneshot's `blocking_recv` would panic).
 enum Reply {
-    Async(oneshot::Sender<Answer>),
-    Blocking(mpsc::SyncSender<Answer>),
+    Async(oneshot::Sender<Stamped>),
+    Blocking(mpsc::SyncSender<Stamped>),
 }
 
 impl Reply {
-    fn send(self, out: Answer) {
+    fn send(self, out: Answer, stamp: timing::CommitStamp) {
         // The caller may have gone (a dropped request): the write stands either way.
         let _ = match self {
-            Reply::Async(tx) => tx.send(out).map_err(|_| ()),
-            Reply::Blocking(tx) => tx.send(out).map_err(|_| ()),
+            Reply::Async(tx) => tx.send((out, stamp)).map_err(|_| ()),
+            Reply::Blocking(tx) => tx.send((out, stamp)).map_err(|_| ()),
         };
     }
 }
@@ -105,12 +113,12 @@ fn stopped() -> StoreError {
 /// committed (or failed). Dropping it does not cancel the write.
 #[must_use = "a queued write is answered only through its Pending"]
 pub struct Pending<T> {
-    answer: oneshot::Receiver<Answer>,
+    answer: oneshot::Receiver<Stamped>,
     _out: PhantomData<fn() -> T>,
 }
 
-fn unpack<T: 'static>(out: Option<Answer>) -> Result<T, StoreError> {
-    let out = out.ok_or_else(stopped)??;
+fn unpack<T: 'static>(out: Option<Stamped>) -> Result<T, StoreError> {
+    let out = out.ok_or_else(stopped)?.0?;
     Ok(*out.downcast::<T>().expect("a write answers with its own type"))
 }
 
@@ -118,6 +126,14 @@ impl<T: 'static> Pending<T> {
     /// Waits, on the async runtime, for the commit that holds this write.
     pub async fn committed(self) -> Result<T, StoreError> {
         unpack(self.answer.await.ok())
+    }
+
+    /// `committed`, with when the writer began the group holding this write and when it
+    /// committed (for `timing`; `None` if the writer stopped).
+    pub async fn committed_stamped(self) -> (Result<T, StoreError>, Option<timing::CommitStamp>) {
+        let out = self.answer.await.ok();
+        let stamp = out.as_ref().map(|o| o.1);
+        (unpack(out), stamp)
     }
 
     /// Blocks this thread until the commit; off the async runtime only (it panics inside one).
@@ -173,7 +189,7 @@ pub struct Advance<'a> {
     pub first_event: usize,
     pub intents: &'a [RecordedIntent],
     pub first_intent: usize,
-    /// New decisions (JSON), numbered from `first_decision`.
+    /// New decisions (`compact_decision`), numbered from `first_decision`.
     pub decisions: Vec<(u32, String)>,
     pub first_decision: u64,
     /// Decisions kept (the content's retention); older rows are deleted.
@@ -220,6 +236,7 @@ fn checkpoint_periodically(conn: Connection, stop: mpsc::Receiver<()>) {
 /// commit fails the whole group (none of it is in the file).
 fn write_groups(conn: Connection, jobs: mpsc::Receiver<(Job, Reply)>) {
     while let Ok(first) = jobs.recv() {
+        let began = std::time::Instant::now();
         let mut group = vec![first];
         while group.len() < MAX_GROUP {
             match jobs.try_recv() {
@@ -227,10 +244,12 @@ fn write_groups(conn: Connection, jobs: mpsc::Receiver<(Job, Reply)>) {
                 Err(_) => break,
             }
         }
+        let size = group.len();
+        let stamp = |committed| timing::CommitStamp { group_began: began, committed, group_size: size };
         if let Err(e) = conn.execute_batch("BEGIN IMMEDIATE") {
             let msg = e.to_string();
             for (_, reply) in group {
-                reply.send(Err(StoreError::Write(msg.clone())));
+                reply.send(Err(StoreError::Write(msg.clone())), stamp(std::time::Instant::now()));
             }
             continue;
         }
@@ -248,17 +267,21 @@ fn write_groups(conn: Connection, jobs: mpsc::Receiver<(Job, Reply)>) {
             };
             done.push((reply, out));
         }
-        match conn.execute_batch("COMMIT") {
+        let written = std::time::Instant::now();
+        let committed = conn.execute_batch("COMMIT");
+        let at = std::time::Instant::now();
+        timing::record_group(timing::GroupTimes { size, began, written, committed: at });
+        match committed {
             Ok(()) => {
                 for (reply, out) in done {
-                    reply.send(out);
+                    reply.send(out, stamp(at));
                 }
             }
             Err(e) => {
                 let _ = conn.execute_batch("ROLLBACK");
                 let msg = e.to_string();
                 for (reply, _) in done {
-                    reply.send(Err(StoreError::Write(msg.clone())));
+                    reply.send(Err(StoreError::Write(msg.clone())), stamp(at));
                 }
             }
         }
@@ -365,7 +388,7 @@ impl Store {
         self.write(move |c| {
             c.prepare_cached(
                 "INSERT INTO runs (id, token_sha256, created_at, ruleset, revision, fingerprint, engine_version, seed, \
-                 human, formations, home, away, retention, stats) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                 human, formations, retention, stats) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
             )?
             .execute(params![
                 r.id,
@@ -378,10 +401,13 @@ impl Store {
                 r.seed.to_string(),
                 r.human,
                 json(&r.formations),
-                json(&r.home),
-                json(&r.away),
                 r.retention as i64,
                 json(&[TeamStats::default(), TeamStats::default()]),
+            ])?;
+            c.prepare_cached("INSERT INTO run_squads (run_id, home, away) VALUES (?1, ?2, ?3)")?.execute(params![
+                r.id,
+                json(&r.home),
+                json(&r.away)
             ])?;
             Ok(())
         })
@@ -546,7 +572,7 @@ impl Store {
                  AND seq >= (SELECT decisions - retention FROM runs WHERE id = ?1) ORDER BY seq LIMIT ?3",
             )?;
             let rows = st.query_map(params![id, from, limit as i64], |r| r.get::<_, String>(0))?;
-            rows.map(|b| serde_json::from_str(&b?).map_err(corrupt)).collect()
+            rows.map(|b| decisions::expand(serde_json::from_str(&b?).map_err(corrupt)?)).collect()
         })
     }
 
@@ -644,8 +670,8 @@ fn load_run(c: &Connection, id: &str) -> Result<Option<StoredRun>, StoreError> {
     let row = c
         .prepare_cached(
             "SELECT id, token_sha256, created_at, ruleset, revision, fingerprint, engine_version, seed, human, \
-             formations, home, away, retention, rounds, pending, finished, score_home, score_away, stats, events, \
-             decisions FROM runs WHERE id = ?1",
+             formations, s.home, s.away, retention, rounds, pending, finished, score_home, score_away, stats, events, \
+             decisions FROM runs JOIN run_squads s ON s.run_id = runs.id WHERE id = ?1",
         )?
         .query_row([id], |r| {
             Ok((

@@ -6,7 +6,7 @@ use rusqlite::Connection;
 
 /// Every table, for digests (`Store::digest`).
 pub const TABLES: &[&str] =
-    &["runs", "rounds", "events", "intents", "decisions", "clubs", "effect_runs", "effect_commands"];
+    &["runs", "run_squads", "rounds", "events", "intents", "decisions", "clubs", "effect_runs", "effect_commands"];
 
 const MIGRATIONS: &[&str] = &[
     // 1: runs and what they commit.
@@ -136,6 +136,18 @@ const MIGRATIONS: &[&str] = &[
         hash TEXT NOT NULL,
         UNIQUE (run_id, seq)
     );",
+    // 5: a run's two squads (~25 KB of JSON) in a table of their own. In the run row they pushed
+    // the columns every advance updates (rounds, score, stats) into a chain of overflow pages
+    // that SQLite rewrote, all of it, whenever the row changed size: ~57 KB of WAL per advance,
+    // where the rows the advance adds are ~2.5 KB. The run row now fits in a page.
+    "CREATE TABLE run_squads (
+        run_id TEXT PRIMARY KEY REFERENCES runs(id),
+        home TEXT NOT NULL,
+        away TEXT NOT NULL
+    );
+    INSERT INTO run_squads (run_id, home, away) SELECT id, home, away FROM runs;
+    ALTER TABLE runs DROP COLUMN home;
+    ALTER TABLE runs DROP COLUMN away;",
 ];
 
 /// The schema version this binary writes.

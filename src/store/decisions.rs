@@ -1,0 +1,185 @@
+//! The decision log's rows, stored compactly.
+//!
+//! Problem: an NPC decision as the decisions endpoint shows it is ~4 KB of JSON — a dozen
+//! candidates, each naming its eleven fields — and one is written on most rounds: under a
+//! hundred concurrent runs these rows were most of the bytes every group commit wrote to the
+//! WAL, and each overflowed a 4 KB page.
+//!
+//! Decision: a row holds the decision as positional JSON arrays (the same values in a fixed
+//! order, no field names, the numbers written exactly as the endpoint writes them), ~45 % of the
+//! size; `expand` rebuilds the endpoint's object, field for field and in the same order, when
+//! the row is read. A test checks `expand(compact(d)) == serde_json::to_value(d)` over a whole
+//! match's decisions, pruned candidates included. Rows written before this (full objects) are
+//! returned as they are, so no migration rewrites them.
+//!
+//! Limits: the layout is positional — a field added to `engine::log::Decision` must be added
+//! here too (the round-trip test fails until it is).
+
+use super::StoreError;
+use crate::engine::log::{BOUND_BELOW_CHOSEN, CandidateLog, Decision, Personality};
+use serde::{Serialize, Serializer};
+use serde_json::{Map, Value, json};
+
+struct AsText<'a, T: std::fmt::Display>(&'a T);
+
+impl<T: std::fmt::Display> Serialize for AsText<'_, T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self.0)
+    }
+}
+
+/// `[kind, target, success_probability, progression, threat, turnover_risk,
+/// personality_modifier, match_state_modifier, bias, noise, final_score (the bound when pruned),
+/// pruned]`; the three terms a pruned candidate did not weigh are `null`.
+struct Candidate<'a>(&'a CandidateLog);
+
+impl Serialize for Candidate<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let c = self.0;
+        let weighed = |x: f64| (!c.pruned).then_some(x);
+        (
+            c.kind,
+            AsText(&c.target),
+            c.success_probability,
+            c.progression,
+            c.threat,
+            weighed(c.turnover_risk),
+            weighed(c.personality_modifier),
+            weighed(c.match_state_modifier),
+            c.bias,
+            c.noise,
+            c.final_score,
+            c.pruned,
+        )
+            .serialize(s)
+    }
+}
+
+struct Candidates<'a>(&'a [CandidateLog]);
+
+impl Serialize for Candidates<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(Candidate))
+    }
+}
+
+fn personality(p: &Personality) -> (f64, f64, f64) {
+    (p.verticality, p.security, p.risk_tolerance)
+}
+
+/// The row of one decision: `[engine_version, seed, round, club_id, club_personality,
+/// adaptation, player_id, [minute, score, goal_diff, ball, phase], candidates, selected_action,
+/// human]`.
+pub fn compact(d: &Decision) -> String {
+    let s = &d.match_state_summary;
+    let row = (
+        d.engine_version,
+        d.seed,
+        d.round,
+        &*d.club_id,
+        personality(&d.club_personality),
+        personality(&d.adaptation),
+        &*d.player_id,
+        (s.minute, s.score, s.goal_diff, s.ball, &s.phase),
+        Candidates(&d.candidate_actions),
+        d.selected_action,
+        d.human,
+    );
+    serde_json::to_string(&row).expect("decisions serialise")
+}
+
+fn bad(what: &str) -> StoreError {
+    StoreError::Corrupt(format!("a stored decision's {what} is not as written"))
+}
+
+fn items(v: Value, n: usize, what: &str) -> Result<Vec<Value>, StoreError> {
+    match v {
+        Value::Array(a) if a.len() == n => Ok(a),
+        _ => Err(bad(what)),
+    }
+}
+
+fn object<const N: usize>(keys: [&str; N], values: Vec<Value>) -> Value {
+    Value::Object(keys.iter().map(|k| k.to_string()).zip(values).collect::<Map<_, _>>())
+}
+
+fn expand_candidate(v: Value) -> Result<Value, StoreError> {
+    let mut it = items(v, 12, "candidate")?.into_iter();
+    let mut next = || it.next().expect("length checked");
+    let mut m = Map::new();
+    for key in [
+        "kind",
+        "target",
+        "success_probability",
+        "progression",
+        "threat",
+        "turnover_risk",
+        "personality_modifier",
+        "match_state_modifier",
+    ] {
+        m.insert(key.into(), next());
+    }
+    let bias = next();
+    if !bias.as_f64().is_some_and(|b| b == 0.0) {
+        m.insert("bias".into(), bias);
+    }
+    m.insert("noise".into(), next());
+    let score = next();
+    let pruned = next().as_bool().ok_or_else(|| bad("pruned flag"))?;
+    if pruned {
+        m.insert("final_score".into(), Value::Null);
+        m.insert("pruned".into(), json!({ "bound": score, "reason": BOUND_BELOW_CHOSEN }));
+    } else {
+        m.insert("final_score".into(), score);
+    }
+    Ok(Value::Object(m))
+}
+
+/// The decision as the endpoint shows it (`serde_json::to_value` of the engine's `Decision`),
+/// from its stored row; a row stored as a full object is returned as it is.
+pub fn expand(row: Value) -> Result<Value, StoreError> {
+    if row.is_object() {
+        return Ok(row);
+    }
+    let mut it = items(row, 11, "row")?.into_iter();
+    let mut next = || it.next().expect("length checked");
+    let (engine_version, seed, round, club_id) = (next(), next(), next(), next());
+    let traits = ["verticality", "security", "risk_tolerance"];
+    let club_personality = object(traits, items(next(), 3, "club personality")?);
+    let adaptation = object(traits, items(next(), 3, "adaptation")?);
+    let player_id = next();
+    let summary = object(["minute", "score", "goal_diff", "ball", "phase"], items(next(), 5, "state summary")?);
+    let candidates = match next() {
+        Value::Array(a) => a.into_iter().map(expand_candidate).collect::<Result<Vec<_>, _>>()?,
+        _ => return Err(bad("candidates")),
+    };
+    let (selected, human) = (next(), next());
+    Ok(object(
+        [
+            "engine_version",
+            "seed",
+            "round",
+            "club_id",
+            "club_personality",
+            "adaptation",
+            "player_id",
+            "match_state_summary",
+            "candidate_actions",
+            "selected_action",
+            "human",
+        ],
+        vec![
+            engine_version,
+            seed,
+            round,
+            club_id,
+            club_personality,
+            adaptation,
+            player_id,
+            summary,
+            Value::Array(candidates),
+            selected,
+            human,
+        ],
+    ))
+}
