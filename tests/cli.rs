@@ -187,6 +187,33 @@ fn the_crowd_presses_the_away_side_on_0_6() {
     assert!(away["probability"].as_f64().unwrap() < home["probability"].as_f64().unwrap());
 }
 
+/// 0.6.2: the crowd presses the away side's interception and block test too. 0.6.1's did not (it
+/// refuses `away_side` there as unused): with blocks as the blocker's own test, the home side's
+/// shots no longer met a pressed blocker, and the home advantage faded.
+#[test]
+fn the_crowd_presses_the_away_interceptor_from_0_6_2() {
+    let args = |revision: &'static str, extra: &[&'static str]| -> Vec<&'static str> {
+        let mut args = vec!["resolve", "interception"];
+        for s in ["dx=12", "positioning=10", "perception=10", "orientation=30", "stamina=100", "q_int=0"] {
+            args.extend_from_slice(&["--set", s]);
+        }
+        args.extend_from_slice(&["--revision", revision, "--json"]);
+        args.extend_from_slice(extra);
+        args
+    };
+    refused(&args("0.6.1", &["--set", "away_side=1"]), "away_side");
+    let intercept = |away: &'static str| json_of(&args("0.6.2", &["--set", "iq=10", "--set", away]));
+    let (home, away) = (intercept("away_side=0"), intercept("away_side=1"));
+    let crowd = |v: &Value| {
+        v["contributions"].as_array().unwrap().iter().find(|c| c["stage"] == "mod_crowd").expect("crowd stage")["amount"]
+            .as_f64()
+            .unwrap()
+    };
+    assert_eq!(crowd(&home), 0.0);
+    assert!(crowd(&away) < 0.0, "{away}");
+    assert!(away["probability"].as_f64().unwrap() < home["probability"].as_f64().unwrap());
+}
+
 /// A bad invocation: exit 2, one clear line on stderr, nothing on stdout.
 fn refused(args: &[&str], needle: &str) {
     let o = run(args);
