@@ -147,3 +147,26 @@ test('readable on a phone and usable by keyboard alone', async () => {
   await page.waitForSelector('#player:not([hidden]) table');
   await page.close();
 });
+
+test('a watched match: the NPC decision log shows pruned candidates by their bound', async () => {
+  for (const viewport of [{ width: 1280, height: 720 }, { width: 390, height: 844 }]) {
+    const page = await browser.newPage({ viewport });
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await startAs(page, '', 5);
+    // Nobody's side: the NPC plays both, weighing lazily, so some candidates are pruned.
+    await page.click('#adv-round');
+    await page.waitForSelector('#decisions button');
+    await page.locator('#decisions button').first().click();
+    await page.waitForSelector('#decision-detail tr.chosen');
+    const pruned = page.locator('#decision-detail td[title="bound below chosen"]');
+    assert.ok((await pruned.count()) > 0, 'a pruned candidate is shown');
+    assert.match(await pruned.first().textContent(), /^≤\s\d/);
+    const shot = path.join(OUT, `watch-decision-${viewport.width}x${viewport.height}.png`);
+    await page.locator('#decision-detail').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: shot, fullPage: true });
+    assertNotBlank(shot);
+    assert.deepEqual(errors, [], 'no script errors');
+    await page.close();
+  }
+});
