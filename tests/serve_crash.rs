@@ -6,7 +6,7 @@
 //! by its pid.
 
 mod common;
-use common::server::{http, start};
+use common::server::{assert_replays_identical, http, start};
 
 use serde_json::{Value, json};
 use std::io::Write;
@@ -85,15 +85,7 @@ fn a_killed_server_continues_each_run_from_its_last_committed_round() {
     let (st, record) = http(&server.addr, "GET", &format!("/api/v1/runs/{id}/record"), None, None);
     assert_eq!(st, 200);
     assert_eq!(record["intents"].as_array().unwrap().len(), declared);
-    let path = dir.path().join("run.json");
-    std::fs::write(&path, record.to_string()).unwrap();
-    let out = common::run(&["replay", path.to_str().unwrap()]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success() && stdout.starts_with("identical"),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_replays_identical(dir.path(), "run.json", &record);
 }
 
 #[test]

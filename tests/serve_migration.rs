@@ -4,7 +4,7 @@
 //! The fixture was written by the version-4 server itself (tests/fixtures/store-v4/README.md).
 
 mod common;
-use common::server::{http, start};
+use common::server::{assert_replays_identical, http, start};
 
 use serde_json::{Value, json};
 
@@ -20,18 +20,6 @@ fn fixture() -> (tempfile::TempDir, std::path::PathBuf, Value) {
 fn user_version(db: &std::path::Path) -> i64 {
     let c = rusqlite::Connection::open(db).unwrap();
     c.pragma_query_value(None, "user_version", |r| r.get(0)).unwrap()
-}
-
-fn replays_identical(dir: &std::path::Path, record: &Value) {
-    let path = dir.join(format!("{}.json", record["seed"]));
-    std::fs::write(&path, record.to_string()).unwrap();
-    let out = common::run(&["replay", path.to_str().unwrap()]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success() && stdout.starts_with("identical"),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
 }
 
 #[test]
@@ -83,10 +71,10 @@ fn a_version_4_store_migrates_and_its_runs_play_on_and_replay_identical() {
     let (st, record) = get(&format!("/api/v1/runs/{human}/record"));
     assert_eq!(st, 200);
     assert_eq!(record["intents"].as_array().unwrap().len(), 5, "the four stored intents and the new one");
-    replays_identical(dir.path(), &record);
+    assert_replays_identical(dir.path(), &format!("{}.json", record["seed"]), &record);
     let (st, record) = get(&format!("/api/v1/runs/{npc}/record"));
     assert_eq!(st, 200);
-    replays_identical(dir.path(), &record);
+    assert_replays_identical(dir.path(), &format!("{}.json", record["seed"]), &record);
     drop(server);
 
     // Migrated once: the squads are in their own table, and a second start changes nothing.

@@ -74,3 +74,16 @@ pub fn http(addr: &str, method: &str, path: &str, body: Option<&Value>, token: O
     };
     (status, serde_json::from_str(&payload).unwrap_or(Value::String(payload)))
 }
+
+/// Writes an exported run record to `dir/name` and asserts `microfut replay` finds it identical.
+pub fn assert_replays_identical(dir: &std::path::Path, name: &str, record: &Value) {
+    let path = dir.join(name);
+    std::fs::write(&path, record.to_string()).unwrap();
+    let out = super::run(&["replay", path.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && stdout.starts_with("identical"),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
