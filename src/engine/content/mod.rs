@@ -361,11 +361,12 @@ fn levers(r: &Ruleset, pipes: &Pipes, slots: &Slots, pitch: &Pitch) -> Result<Le
     };
     let positioning = match r.param("positioning_cadence") {
         None => None,
-        Some(k) if k.fract() != 0.0 || !(1.0..=100.0).contains(&k) => {
+        // Its range is the parameter's domain, in content; the engine needs only a whole count.
+        Some(k) if k.fract() != 0.0 || k < 1.0 => {
             return Err(param_error(
                 r,
                 "positioning_cadence",
-                format!("parameter 'positioning_cadence' is a whole number of rounds from 1 to 100 (is {k})"),
+                format!("parameter 'positioning_cadence' is a whole number of rounds, 1 or more (is {k})"),
             ));
         }
         Some(k) => {
