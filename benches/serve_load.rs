@@ -167,7 +167,16 @@ fn main() {
     // ---- HTTP, 100 concurrent clients ----
     let runs = runs_in(dir.path());
     let ids = create(&runs, n_runs);
-    let server_rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
+    // WORKERS / BLOCKING: the server runtime's async workers and blocking-pool bound (tokio's
+    // defaults — one worker per core, 512 blocking threads — unless set), to measure them.
+    let mut server_rt = tokio::runtime::Builder::new_multi_thread();
+    if let Some(n) = std::env::var("WORKERS").ok().and_then(|v| v.parse().ok()) {
+        server_rt.worker_threads(n);
+    }
+    if let Some(n) = std::env::var("BLOCKING").ok().and_then(|v| v.parse().ok()) {
+        server_rt.max_blocking_threads(n);
+    }
+    let server_rt = server_rt.enable_all().build().unwrap();
     let listener = server_rt.block_on(tokio::net::TcpListener::bind("127.0.0.1:0")).unwrap();
     let addr = listener.local_addr().unwrap();
     let app = api::app(api::default_areas(runs.clone()));

@@ -58,9 +58,8 @@ type Slot = Arc<tokio::sync::Mutex<Option<LiveRun>>>;
 /// A commit queued for a run, with the counters the run reaches once it has landed.
 struct Staged {
     pending: Pending<()>,
-    /// When staging began (the round played) and when the commit was queued (`timing`).
+    /// When staging began (the round played; `timing`).
     played: std::time::Instant,
-    queued: std::time::Instant,
     rounds: usize,
     events: usize,
     intents: usize,
@@ -358,7 +357,9 @@ impl Runs {
     }
 
     /// Runs `play` on the live run `id` (on the blocking pool) and answers once the commit it
-    /// queued has landed, awaiting it without holding a thread.
+    /// queued has landed, awaiting it without holding a thread. The blocking-pool thread that
+    /// played also commits the queue when the writing connection is free (`store::Store`), so
+    /// on an idle store the commit has landed before the handler is woken.
     async fn write_run<T: Send + 'static>(
         self: &Arc<Self>,
         id: &str,
@@ -389,11 +390,12 @@ impl Runs {
         })
         .map_err(|e| ApiError::unavailable(format!("internal failure: {e}")))?;
         let (out, staged) = played?;
-        let Staged { pending, rounds, events, intents, decisions, played: played_at, queued } = staged;
+        let Staged { pending, rounds, events, intents, decisions, played: played_at } = staged;
         let (landed, commit) = pending.committed_stamped().await;
         if timed {
-            (times.played, times.queued) = (played_at, queued);
+            times.played = played_at;
             if let Some(c) = commit {
+                times.queued = c.queued;
                 (times.group_began, times.committed, times.group_size) = (c.group_began, c.committed, c.group_size);
             }
         }
@@ -543,7 +545,6 @@ impl Runs {
         Ok(Staged {
             pending,
             played,
-            queued: std::time::Instant::now(),
             rounds: n_rounds,
             events: m.events().len(),
             intents: m.intents().len(),
