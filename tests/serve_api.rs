@@ -778,10 +778,10 @@ fn bare_run(store: &Store, id: &str) {
         .unwrap();
 }
 
-/// The thread that queues a write commits the queue itself when the writing connection is
-/// free; a write queued while another thread holds it (here, a long group) is committed once
-/// that group is done — by the holder handing the queue to the writer thread — not left waiting
-/// for some later write to come along.
+/// A write queued while the writing connection is busy with another group (here, a long one)
+/// is committed once that group is done, with no later write to carry it — whoever commits
+/// (the writer thread today; a design where callers commit the queue themselves must hand what
+/// they leave behind to someone, and this failed when that hand-over was removed).
 #[test]
 fn a_write_queued_while_another_commits_lands_without_a_later_write() {
     let dir = tempfile::tempdir().unwrap();
@@ -803,7 +803,8 @@ fn a_write_queued_while_another_commits_lands_without_a_later_write() {
         score: [0, 0],
         stats: &stats,
     };
-    let row = |round: u32, bytes: usize| microfut::store::RoundRow { round, hash: "0".repeat(16), rolls: "x".repeat(bytes) };
+    let row =
+        |round: u32, bytes: usize| microfut::store::RoundRow { round, hash: "0".repeat(16), rolls: "x".repeat(bytes) };
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     std::thread::scope(|scope| {
         // A group that holds the connection for a while: 4,000 rounds of 2 KB.

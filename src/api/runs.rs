@@ -58,8 +58,9 @@ type Slot = Arc<tokio::sync::Mutex<Option<LiveRun>>>;
 /// A commit queued for a run, with the counters the run reaches once it has landed.
 struct Staged {
     pending: Pending<()>,
-    /// When staging began (the round played; `timing`).
+    /// When staging began (the round played) and when the commit was queued (`timing`).
     played: std::time::Instant,
+    queued: std::time::Instant,
     rounds: usize,
     events: usize,
     intents: usize,
@@ -357,9 +358,7 @@ impl Runs {
     }
 
     /// Runs `play` on the live run `id` (on the blocking pool) and answers once the commit it
-    /// queued has landed, awaiting it without holding a thread. The blocking-pool thread that
-    /// played also commits the queue when the writing connection is free (`store::Store`), so
-    /// on an idle store the commit has landed before the handler is woken.
+    /// queued has landed, awaiting it without holding a thread.
     async fn write_run<T: Send + 'static>(
         self: &Arc<Self>,
         id: &str,
@@ -390,12 +389,11 @@ impl Runs {
         })
         .map_err(|e| ApiError::unavailable(format!("internal failure: {e}")))?;
         let (out, staged) = played?;
-        let Staged { pending, rounds, events, intents, decisions, played: played_at } = staged;
+        let Staged { pending, rounds, events, intents, decisions, played: played_at, queued } = staged;
         let (landed, commit) = pending.committed_stamped().await;
         if timed {
-            times.played = played_at;
+            (times.played, times.queued) = (played_at, queued);
             if let Some(c) = commit {
-                times.queued = c.queued;
                 (times.group_began, times.committed, times.group_size) = (c.group_began, c.committed, c.group_size);
             }
         }
@@ -545,6 +543,7 @@ impl Runs {
         Ok(Staged {
             pending,
             played,
+            queued: std::time::Instant::now(),
             rounds: n_rounds,
             events: m.events().len(),
             intents: m.intents().len(),

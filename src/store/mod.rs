@@ -17,14 +17,10 @@
 //! from the pinned inputs and checks every stored hash. Schema changes are numbered migrations
 //! applied in order and recorded in `PRAGMA user_version`; a file from a newer schema is refused.
 //!
-//! Writes go through the only writing connection (SQLite allows one writer) and are committed
-//! in groups: the advances of different runs that arrive while a commit is in progress are
-//! written together in the next transaction, each inside its own savepoint, so one that fails
-//! is rolled back alone and the others still commit. The thread that queues a write commits
-//! the queue itself when the connection is free (an idle store commits at once, with no thread
-//! hand-off); when the connection is busy the write waits for the group in progress and its
-//! holder commits it next; a caller that leaves writes queued after its group wakes the writer
-//! thread, which commits until the queue is empty (`Writer`). Every advance
+//! Writes go to one writer thread that owns the only writing connection (SQLite allows one
+//! writer) and commits them in groups: the advances of different runs that arrive while a
+//! commit is in progress are written together in the next transaction, each inside its own
+//! savepoint, so one that fails is rolled back alone and the others still commit. Every advance
 //! stays atomic and is answered only once its group has committed; grouping only shares the
 //! cost of a commit (its WAL frames, its locks) among concurrent runs — with a hundred runs
 //! advancing at once, one transaction per advance made the writer the queue every request
@@ -40,8 +36,7 @@
 //! decisions (past the content's retention) are deleted once `EXPIRY_BATCH` of them have
 //! accumulated, in one statement, rather than one row per advance; reads skip them meanwhile.
 //!
-//! Limits: one connection serialises writes, and the thread that queues a write may spend a
-//! group's time writing it (so writes are queued from blocking threads, never an async worker); a run's token is kept only as its SHA-256.
+//! Limits: one writer thread serialises writes; a run's token is kept only as its SHA-256.
 
 mod decisions;
 mod effects;
@@ -58,8 +53,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use std::any::Any;
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::{Mutex, mpsc};
 use tokio::sync::oneshot;
 
 #[derive(Debug, thiserror::Error)]
@@ -90,10 +84,8 @@ const EXPIRY_BATCH: u64 = 64;
 type Output = Box<dyn Any + Send>;
 type Job = Box<dyn FnOnce(&Connection) -> Result<Output, StoreError> + Send>;
 type Answer = Result<Output, StoreError>;
-/// An answer with when it was queued and its group began and committed (`timing`).
+/// An answer with when its group began and committed (`timing`).
 type Stamped = (Answer, timing::CommitStamp);
-/// A write waiting for the writing connection, with when it was queued.
-type Queued = (Job, Reply, std::time::Instant);
 
 /// How the writer answers: through a tokio oneshot that a caller on the async runtime awaits
 /// without holding a thread, or a channel a caller blocks on (usable from any thread, including
@@ -117,8 +109,8 @@ fn stopped() -> StoreError {
     StoreError::Write("the writer has stopped".into())
 }
 
-/// A queued write, answered once the transaction that holds it has committed (or failed).
-/// Dropping it does not cancel the write.
+/// A write handed to the writer thread, answered once the transaction that holds it has
+/// committed (or failed). Dropping it does not cancel the write.
 #[must_use = "a queued write is answered only through its Pending"]
 pub struct Pending<T> {
     answer: oneshot::Receiver<Stamped>,
@@ -210,7 +202,7 @@ pub struct Advance<'a> {
 
 pub struct Store {
     path: PathBuf,
-    writes: Arc<Writer>,
+    jobs: Option<mpsc::Sender<(Job, Reply)>>,
     writer: Option<std::thread::JoinHandle<()>>,
     checkpointer: Option<(mpsc::Sender<()>, std::thread::JoinHandle<()>)>,
     readers: Mutex<Vec<Connection>>,
@@ -223,9 +215,8 @@ impl Drop for Store {
             drop(stop);
             let _ = t.join();
         }
+        self.jobs.take();
         if let Some(w) = self.writer.take() {
-            self.writes.stopping.store(true, Ordering::Release);
-            w.thread().unpark();
             let _ = w.join();
         }
     }
@@ -240,150 +231,58 @@ fn checkpoint_periodically(conn: Connection, stop: mpsc::Receiver<()>) {
     }
 }
 
-/// Why `try_commit_group` came back.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Turn {
-    /// It wrote and committed (or failed) one group.
-    Committed,
-    /// Another thread holds the writing connection: that thread looks at the queue again after
-    /// letting it go, so what is queued now is its to commit.
-    Busy,
-    /// It held the connection and nothing was queued.
-    Empty,
-}
-
-/// The only writing connection and the writes queued for it. Whoever queues a write tries to
-/// commit the queue at once on its own thread (`try_commit_group`); the writer thread
-/// (`commit_when_asked`) is woken only when a caller leaves work behind. Every holder of the
-/// connection looks at the queue again after letting it go, so no write is left queued with
-/// nobody to commit it.
-struct Writer {
-    conn: Mutex<Connection>,
-    queue: Mutex<Vec<Queued>>,
-    stopping: AtomicBool,
-}
-
-impl Writer {
-    fn push(&self, job: Job, reply: Reply) {
-        let at = std::time::Instant::now();
-        self.queue.lock().unwrap_or_else(|p| p.into_inner()).push((job, reply, at));
-    }
-
-    fn queued(&self) -> bool {
-        !self.queue.lock().unwrap_or_else(|p| p.into_inner()).is_empty()
-    }
-
-    /// Takes the writing connection if it is free and commits what is queued (at most
-    /// `MAX_GROUP`, oldest first) as one group.
-    fn try_commit_group(&self) -> Turn {
-        let conn = match self.conn.try_lock() {
-            Ok(c) => c,
-            Err(std::sync::TryLockError::WouldBlock) => return Turn::Busy,
-            Err(std::sync::TryLockError::Poisoned(p)) => {
-                // A job panicked mid-group: its transaction may still be open, and none of it
-                // was answered as committed (the replies were dropped). Roll it back.
-                self.conn.clear_poison();
-                let c = p.into_inner();
-                let _ = c.execute_batch("ROLLBACK");
-                c
-            }
-        };
-        let group: Vec<Queued> = {
-            let mut q = self.queue.lock().unwrap_or_else(|p| p.into_inner());
-            let n = q.len().min(MAX_GROUP);
-            q.drain(..n).collect()
-        };
-        if group.is_empty() {
-            return Turn::Empty;
-        }
-        write_group(&conn, group);
-        Turn::Committed
-    }
-
-    /// A caller's turn: commits one group if the connection is free (its own write is in it
-    /// unless more than `MAX_GROUP` are queued ahead), then, having let go, wakes the writer
-    /// thread if anything is still queued.
-    fn commit_or_hand_over(&self, writer: &std::thread::Thread) {
-        if self.try_commit_group() != Turn::Busy && self.queued() {
-            writer.unpark();
-        }
-    }
-
-    /// Commits group after group until the queue is empty or another thread holds the
-    /// connection (which then looks again itself).
-    fn commit_all(&self) {
-        loop {
-            match self.try_commit_group() {
-                Turn::Committed => {}
-                Turn::Busy => break,
-                Turn::Empty if self.queued() => {}
-                Turn::Empty => break,
+/// The writer thread: takes what is queued (at most `MAX_GROUP`), writes each in a savepoint of
+/// one transaction, commits, then answers each. A failed write is rolled back alone; a failed
+/// commit fails the whole group (none of it is in the file).
+fn write_groups(conn: Connection, jobs: mpsc::Receiver<(Job, Reply)>) {
+    while let Ok(first) = jobs.recv() {
+        let began = std::time::Instant::now();
+        let mut group = vec![first];
+        while group.len() < MAX_GROUP {
+            match jobs.try_recv() {
+                Ok(j) => group.push(j),
+                Err(_) => break,
             }
         }
-    }
-}
-
-/// The writer thread: asleep until a caller leaves queued writes behind (`unpark`), then
-/// commits until nothing is queued. On stop it commits whatever is left.
-fn commit_when_asked(w: Arc<Writer>) {
-    loop {
-        std::thread::park();
-        let stopping = w.stopping.load(Ordering::Acquire);
-        w.commit_all();
-        if stopping {
-            // Every caller has gone (the store is being dropped): nothing holds the connection.
-            while w.queued() {
-                w.commit_all();
-            }
-            return;
-        }
-    }
-}
-
-/// Writes each job of `group` in a savepoint of one transaction, commits, then answers each.
-/// A failed write is rolled back alone; a failed commit fails the whole group (none of it is
-/// in the file). The transaction's own statements are prepared once (`prepare_cached`).
-fn write_group(conn: &Connection, group: Vec<Queued>) {
-    let began = std::time::Instant::now();
-    let size = group.len();
-    let stamp = |queued, committed| timing::CommitStamp { queued, group_began: began, committed, group_size: size };
-    let run = |sql: &str| conn.prepare_cached(sql).and_then(|mut st| st.execute([])).map(|_| ());
-    if let Err(e) = run("BEGIN IMMEDIATE") {
-        let msg = e.to_string();
-        for (_, reply, queued) in group {
-            reply.send(Err(StoreError::Write(msg.clone())), stamp(queued, std::time::Instant::now()));
-        }
-        return;
-    }
-    let mut done = Vec::with_capacity(group.len());
-    for (job, reply, queued) in group {
-        let out = match run("SAVEPOINT job") {
-            Err(e) => Err(StoreError::Sql(e)),
-            Ok(()) => match job(conn) {
-                Ok(v) => run("RELEASE job").map(|_| v).map_err(StoreError::Sql),
-                Err(e) => {
-                    let _ = run("ROLLBACK TO job").and_then(|()| run("RELEASE job"));
-                    Err(e)
-                }
-            },
-        };
-        done.push((reply, out, queued));
-    }
-    let written = std::time::Instant::now();
-    let committed = run("COMMIT");
-    let at = std::time::Instant::now();
-    timing::record_group(timing::GroupTimes { size, began, written, committed: at });
-    match committed {
-        Ok(()) => {
-            for (reply, out, queued) in done {
-                reply.send(out, stamp(queued, at));
-            }
-        }
-        Err(e) => {
-            let _ = conn.execute_batch("ROLLBACK");
+        let size = group.len();
+        let stamp = |committed| timing::CommitStamp { group_began: began, committed, group_size: size };
+        if let Err(e) = conn.execute_batch("BEGIN IMMEDIATE") {
             let msg = e.to_string();
-            for (reply, _, queued) in done {
-                reply.send(Err(StoreError::Write(msg.clone())), stamp(queued, at));
+            for (_, reply) in group {
+                reply.send(Err(StoreError::Write(msg.clone())), stamp(std::time::Instant::now()));
+            }
+            continue;
+        }
+        let mut done = Vec::with_capacity(group.len());
+        for (job, reply) in group {
+            let out = match conn.execute_batch("SAVEPOINT job") {
+                Err(e) => Err(StoreError::Sql(e)),
+                Ok(()) => match job(&conn) {
+                    Ok(v) => conn.execute_batch("RELEASE job").map(|_| v).map_err(StoreError::Sql),
+                    Err(e) => {
+                        let _ = conn.execute_batch("ROLLBACK TO job; RELEASE job");
+                        Err(e)
+                    }
+                },
+            };
+            done.push((reply, out));
+        }
+        let written = std::time::Instant::now();
+        let committed = conn.execute_batch("COMMIT");
+        let at = std::time::Instant::now();
+        timing::record_group(timing::GroupTimes { size, began, written, committed: at });
+        match committed {
+            Ok(()) => {
+                for (reply, out) in done {
+                    reply.send(out, stamp(at));
+                }
+            }
+            Err(e) => {
+                let _ = conn.execute_batch("ROLLBACK");
+                let msg = e.to_string();
+                for (reply, _) in done {
+                    reply.send(Err(StoreError::Write(msg.clone())), stamp(at));
+                }
             }
         }
     }
@@ -407,9 +306,6 @@ impl Store {
         schema::migrate(&mut conn).map_err(|e| open_err(&e))?;
         // Checkpoints run on their own thread (below), not at the end of a commit.
         conn.pragma_update(None, "wal_autocheckpoint", 0).map_err(|e| open_err(&e))?;
-        // Every statement the writer runs stays prepared (rusqlite keeps 16 by default; the
-        // advances, journeys, clubs and runs it writes need more between them).
-        conn.set_prepared_statement_cache_capacity(64);
         let ck = Connection::open(path).map_err(|e| open_err(&e))?;
         configure(&ck).map_err(|e| open_err(&e))?;
         let (stop, stopped) = mpsc::channel();
@@ -417,15 +313,14 @@ impl Store {
             .name("run-store-checkpoint".into())
             .spawn(move || checkpoint_periodically(ck, stopped))
             .map_err(|e| open_err(&e))?;
-        let writes = Arc::new(Writer { conn: Mutex::new(conn), queue: Mutex::new(Vec::new()), stopping: false.into() });
-        let w = writes.clone();
+        let (jobs, queue) = mpsc::channel();
         let writer = std::thread::Builder::new()
             .name("run-store-writer".into())
-            .spawn(move || commit_when_asked(w))
+            .spawn(move || write_groups(conn, queue))
             .map_err(|e| open_err(&e))?;
         Ok(Store {
             path: path.to_path_buf(),
-            writes,
+            jobs: Some(jobs),
             writer: Some(writer),
             checkpointer: Some((stop, checkpointer)),
             readers: Mutex::new(Vec::new()),
@@ -436,10 +331,8 @@ impl Store {
         &self.path
     }
 
-    /// Queues `f` for the writing connection, which runs it inside a transaction (shared with
-    /// concurrent writes, `f` alone in its savepoint); the answer comes once that transaction
-    /// has committed. If the connection is free, the group holding `f` is written and committed
-    /// on this thread before this returns (`Writer`): call it off the async runtime.
+    /// Queues `f` for the writer, which runs it inside a transaction (shared with concurrent
+    /// writes, `f` alone in its savepoint); the answer comes once that transaction has committed.
     fn queue<T: Send + 'static>(
         &self,
         f: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
@@ -465,10 +358,7 @@ impl Store {
         reply: Reply,
     ) -> Result<(), StoreError> {
         let job: Job = Box::new(move |c| f(c).map(|v| Box::new(v) as Output));
-        let writer = self.writer.as_ref().ok_or_else(stopped)?.thread();
-        self.writes.push(job, reply);
-        self.writes.commit_or_hand_over(writer);
-        Ok(())
+        self.jobs.as_ref().ok_or_else(stopped)?.send((job, reply)).map_err(|_| stopped())
     }
 
     fn read<T>(&self, f: impl FnOnce(&Connection) -> Result<T, StoreError>) -> Result<T, StoreError> {

@@ -90,8 +90,6 @@ pub struct GroupTimes {
 /// What the writer passes back with an answer.
 #[derive(Debug, Clone, Copy)]
 pub struct CommitStamp {
-    /// The write was queued for the writing connection (its rows serialised).
-    pub queued: Instant,
     pub group_began: Instant,
     pub committed: Instant,
     pub group_size: usize,
