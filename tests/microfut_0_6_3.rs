@@ -35,14 +35,19 @@ fn resolve(pipeline: &str, sets: &[&str], revision: &str) -> Value {
         args.extend_from_slice(&["--set", s]);
     }
     args.extend_from_slice(&["--revision", revision, "--json"]);
-    let o = Command::new(env!("CARGO_BIN_EXE_microfut")).arg("--content").arg(content_dir()).args(&args).output().unwrap();
+    let o =
+        Command::new(env!("CARGO_BIN_EXE_microfut")).arg("--content").arg(content_dir()).args(&args).output().unwrap();
     assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
     serde_json::from_slice(&o.stdout).unwrap()
 }
 
 fn stage(v: &Value, id: &str) -> f64 {
-    v["contributions"].as_array().unwrap().iter().find(|c| c["stage"] == id).unwrap_or_else(|| panic!("no stage {id}: {v}"))
-        ["amount"]
+    v["contributions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["stage"] == id)
+        .unwrap_or_else(|| panic!("no stage {id}: {v}"))["amount"]
         .as_f64()
         .unwrap()
 }
@@ -85,17 +90,37 @@ fn the_crowd_presses_the_away_interceptor_less_than_his_own_actions_from_0_6_3()
     // Half of what the same player's own actions feel, and of what 0.6.2's interceptor felt.
     let pass = resolve(
         "pass",
-        &["dx=14", "passing=3", "control=13", "st=11", "kicking=12", "distance=18", "orientation=30", "nearest_opponent=4", "iq=10", "away_side=1"],
+        &[
+            "dx=14",
+            "passing=3",
+            "control=13",
+            "st=11",
+            "kicking=12",
+            "distance=18",
+            "orientation=30",
+            "nearest_opponent=4",
+            "iq=10",
+            "away_side=1",
+        ],
         "0.6.3",
     );
     let own = stage(&pass, "mod_crowd");
     let before = stage(&with("0.6.2", "away_side=1"), "mod_crowd");
-    assert!(own < crowd(&away) && before < crowd(&away), "own {own}, 0.6.2 {before}, 0.6.3 interception {}", crowd(&away));
+    assert!(
+        own < crowd(&away) && before < crowd(&away),
+        "own {own}, 0.6.2 {before}, 0.6.3 interception {}",
+        crowd(&away)
+    );
 
     // The `no_crowd` scenario switches the interception crowd off too.
     let catalog = catalog();
     let rev = catalog.revision("microfut", Some("0.6.3")).unwrap();
-    let no_crowd = rev.documents["scenarios.json"]["scenarios"].as_array().unwrap().iter().find(|s| s["id"] == "no_crowd").unwrap();
+    let no_crowd = rev.documents["scenarios.json"]["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["id"] == "no_crowd")
+        .unwrap();
     let params = &no_crowd["overlay"]["params.json"]["params"];
     assert_eq!(params["crowd_pressure"]["value"], 0);
     assert_eq!(params["crowd_interception_pressure"]["value"], 0);
@@ -109,7 +134,18 @@ fn a_typical_shot_is_finished_better_from_0_6_3() {
     let shot = |revision: &str| {
         let v = resolve(
             "finishing",
-            &["dx=12", "iq=10", "control=12", "finishing=12", "st=12", "kicking=12", "distance=16", "angle=0", "orientation=0", "nearest_opponent=3"],
+            &[
+                "dx=12",
+                "iq=10",
+                "control=12",
+                "finishing=12",
+                "st=12",
+                "kicking=12",
+                "distance=16",
+                "angle=0",
+                "orientation=0",
+                "nearest_opponent=3",
+            ],
             revision,
         );
         v["probability"].as_f64().unwrap()
