@@ -109,6 +109,7 @@ fn play_at_a_prompt_through_a_pipe_and_replay_it() {
     assert!(stdout.contains(" 1. "), "numbered candidates: {stdout}");
     assert!(stdout.contains("test ") && stdout.contains('%'), "odds shown");
     assert!(stdout.contains("not understood: hello"));
+    assert!(stdout.contains("there is no candidate 99 (1–"), "an out-of-range number names the range: {stdout}");
     assert!(stdout.contains("→ "), "a declared intent is echoed");
     assert!(stdout.contains("full time:"));
     let record: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();

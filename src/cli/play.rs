@@ -41,6 +41,7 @@ struct Words {
     prompt: &'static str,
     help: &'static str,
     not_understood: &'static str,
+    no_candidate: &'static str,
     no_test: &'static str,
     stopped: &'static str,
     full_time: &'static str,
@@ -52,6 +53,7 @@ fn words(lang: Lang) -> &'static Words {
         prompt: "your choice (number, ?N explains, n = NPC chooses, s = NPC plays to the end, q = stop)",
         help: "type the number of a candidate, ?N for its explanation, n, s or q",
         not_understood: "not understood",
+        no_candidate: "there is no candidate",
         no_test: "a carry has no test of its own: the risk is the duel with whoever can reach him",
         stopped: "stopped: the run is unfinished, so no record is written",
         full_time: "full time",
@@ -61,6 +63,7 @@ fn words(lang: Lang) -> &'static Words {
         prompt: "sua escolha (número, ?N explica, n = o NPC escolhe, s = o NPC joga até o fim, q = parar)",
         help: "digite o número de um candidato, ?N para a explicação, n, s ou q",
         not_understood: "não entendi",
+        no_candidate: "não há o candidato",
         no_test: "conduzir não tem teste próprio: o risco é o duelo com quem alcançá-lo",
         stopped: "parado: a partida não terminou, então nenhum registro é escrito",
         full_time: "fim de jogo",
@@ -132,7 +135,7 @@ pub fn run(content: Option<&Path>, args: PlayArgs) -> CliResult {
                         if k >= 1 && k <= n {
                             explain(&mut m, k - 1, args.lang);
                         } else {
-                            outln!("{}: {line} ({})", w.not_understood, w.help);
+                            outln!("{} {k} (1–{n})", w.no_candidate);
                         }
                     } else if let Ok(k) = line.parse::<usize>()
                         && k >= 1
@@ -155,6 +158,8 @@ pub fn run(content: Option<&Path>, args: PlayArgs) -> CliResult {
                             );
                         }
                         break;
+                    } else if let Ok(k) = line.parse::<usize>() {
+                        outln!("{} {k} (1–{n})", w.no_candidate);
                     } else if !line.is_empty() {
                         outln!("{}: {line} ({})", w.not_understood, w.help);
                     }
