@@ -229,7 +229,7 @@ impl Catalog {
 
         // Newest first, by version (folder names sort as text), so that the newest published
         // revision is met before the others.
-        let mut order: Vec<((String, String), BTreeMap<String, &[u8]>)> = revision_files.into_iter().collect();
+        let mut order: Vec<_> = revision_files.into_iter().collect();
         order.sort_by(|((ra, da), _), ((rb, db), _)| {
             let (va, vb) = (Version::parse(da).expect("folder name checked"), Version::parse(db).expect("checked"));
             ra.cmp(rb).then(vb.cmp(&va))
