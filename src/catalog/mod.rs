@@ -45,6 +45,9 @@ pub struct Revision {
     pub fingerprint: String,
     /// Problems found while loading: schema, manifest, catalog consistency.
     pub diagnostics: Vec<Diagnostic>,
+    /// Loaded by [`Catalog::load_one`] for another revision: checked and fingerprinted like
+    /// any, its documents then dropped; [`Catalog::revision`] refuses it.
+    pub trimmed: bool,
 }
 
 impl Revision {
@@ -142,6 +145,8 @@ pub enum CatalogError {
         if *.count > 1 { format!(" (and {} more problem(s) in it)", .count - 1) } else { String::new() }
     )]
     CatalogUnusable { ruleset: String, first: Diagnostic, count: usize },
+    #[error("revision {revision} was checked but not kept: this command loaded the catalog for another revision")]
+    NotLoaded { revision: String },
     #[error("revision {revision} has {count} content error(s), first: {first}; run `microfut validate`")]
     Invalid { revision: String, count: usize, first: String },
     #[error(
@@ -157,6 +162,25 @@ pub enum CatalogError {
 impl Catalog {
     /// Loads every ruleset of a content tree, collecting all problems instead of stopping.
     pub fn load(tree: &ContentTree) -> Catalog {
+        Self::load_keeping(tree, None)
+    }
+
+    /// Loads a content tree for a command that plays one revision: `version` of `ruleset`, or
+    /// (`None`) the newest its manifest calls published — the one [`Catalog::revision`] picks.
+    /// Every revision is still parsed, checked and fingerprinted, one at a time and newest
+    /// first, so the catalog's checks, its diagnostics and the revision chosen are those of
+    /// [`Catalog::load`]; every other revision's documents are dropped as soon as it is checked
+    /// (marked `trimmed`). Why: the embedded catalog holds a dozen revisions, and holding all
+    /// their parsed documents at once was most of a match command's peak memory.
+    pub fn load_one(tree: &ContentTree, ruleset: &str, version: Option<&str>) -> Catalog {
+        let version = version.map(|v| Version::parse(v).ok());
+        Self::load_keeping(tree, Some((ruleset, version)))
+    }
+
+    /// `keep`: `None` keeps every revision; `Some((ruleset, Some(Some(v))))` that version,
+    /// `Some((ruleset, None))` the newest published, `Some((_, Some(None)))` (a version that
+    /// does not parse, refused later by `revision`) none.
+    fn load_keeping(tree: &ContentTree, keep: Option<(&str, Option<Option<Version>>)>) -> Catalog {
         let mut rulesets: BTreeMap<String, RulesetEntry> = BTreeMap::new();
         let mut diagnostics = Vec::new();
         let mut revision_files: BTreeMap<(String, String), BTreeMap<String, &[u8]>> = BTreeMap::new();
@@ -203,8 +227,30 @@ impl Catalog {
             }
         }
 
-        for ((ruleset, dir), files) in revision_files {
-            let rev = load_revision(&ruleset, &dir, &files);
+        // Newest first, by version (folder names sort as text), so that the newest published
+        // revision is met before the others.
+        let mut order: Vec<_> = revision_files.into_iter().collect();
+        order.sort_by(|((ra, da), _), ((rb, db), _)| {
+            let (va, vb) = (Version::parse(da).expect("folder name checked"), Version::parse(db).expect("checked"));
+            ra.cmp(rb).then(vb.cmp(&va))
+        });
+        let mut kept_newest_published = false;
+        for ((ruleset, dir), files) in order {
+            let mut rev = load_revision(&ruleset, &dir, &files);
+            let kept = match &keep {
+                None => true,
+                Some((r, _)) if *r != ruleset => false,
+                Some((_, Some(v))) => v.as_ref() == Some(&rev.version),
+                Some((_, None)) => {
+                    let newest = !kept_newest_published && rev.status() == Some(Status::Published);
+                    kept_newest_published |= newest;
+                    newest
+                }
+            };
+            if !kept {
+                rev.documents = BTreeMap::new();
+                rev.trimmed = true;
+            }
             rulesets.get_mut(&ruleset).expect("created above").revisions.insert(rev.version.clone(), rev);
         }
         for entry in rulesets.values_mut() {
@@ -256,6 +302,9 @@ impl Catalog {
                 .find(|r| r.status() == Some(Status::Published))
                 .ok_or_else(|| CatalogError::NothingPublished(ruleset.into()))?,
         };
+        if rev.trimmed {
+            return Err(CatalogError::NotLoaded { revision: rev.label() });
+        }
         if let Some(first) = rev.diagnostics.first() {
             return Err(CatalogError::Invalid {
                 revision: rev.label(),
@@ -349,7 +398,16 @@ fn load_revision(ruleset: &str, dir: &str, files: &BTreeMap<String, &[u8]>) -> R
         }
     }
     let fingerprint = fingerprint(&documents);
-    Revision { ruleset: ruleset.into(), version, dir: rev_dir, manifest, documents, fingerprint, diagnostics }
+    Revision {
+        ruleset: ruleset.into(),
+        version,
+        dir: rev_dir,
+        manifest,
+        documents,
+        fingerprint,
+        diagnostics,
+        trimmed: false,
+    }
 }
 
 fn check_manifest(

@@ -14,6 +14,16 @@ pub fn load_catalog(content: Option<&Path>) -> Result<Catalog, CliError> {
     Ok(Catalog::load(&tree))
 }
 
+/// The catalog for a command that plays one revision (`None`: the newest published): the
+/// others are checked as by [`load_catalog`] but their documents not kept (peak memory).
+pub fn load_catalog_for(content: Option<&Path>, ruleset: &str, version: Option<&str>) -> Result<Catalog, CliError> {
+    let tree = match content {
+        Some(dir) => ContentTree::from_dir(dir).map_err(CliError::input)?,
+        None => ContentTree::embedded(),
+    };
+    Ok(Catalog::load_one(&tree, ruleset, version))
+}
+
 /// The meaning check of a revision, chosen by its ruleset; then, when the revision itself is
 /// sound, the same check on every lab scenario it declares (each overlay applied).
 pub fn meaning_check(rev: &Revision) -> Vec<Diagnostic> {

@@ -174,14 +174,14 @@ pub fn play(
 }
 
 pub fn run_match(content: Option<&Path>, args: MatchArgs) -> CliResult {
-    let catalog = load_catalog(content)?;
+    let catalog = super::content::load_catalog_for(content, "microfut", args.revision.as_deref())?;
     let rules = rules_for(&catalog, args.revision.as_deref()).map_err(CliError::input)?;
     let (home_source, away_source) = (club_source(&catalog, &args.home)?, club_source(&catalog, &args.away)?);
     let home = home_source.checked(&rules.rs)?;
     let away = away_source.checked(&rules.rs)?;
-    // The rules are compiled and the clubs checked: the catalog (every revision's parsed
-    // documents) is not read again, and freeing it before the match lets the match's memory
-    // reuse it (peak memory, issue 15).
+    // The rules are compiled and the clubs checked: the catalog (the played revision's parsed
+    // documents; the others' were dropped as they were checked) is not read again, and freeing
+    // it before the match lets the match's memory reuse it (peak memory, issue 15).
     drop(catalog);
     let human = match args.human.as_deref() {
         None => None,

@@ -16,14 +16,20 @@ use crate::sheet::{Sheet, SheetFileError, read_document, read_file};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
-/// Club personality (document §13): axes −3..+3 that shape NPC choices, never technique.
+/// Club personality (document §13): three axes that shape NPC choices, never technique. One
+/// type for the triple wherever it appears: whole values −3..+3 on a club's sheet
+/// ([`ClubPersonality`]), real values where the NPC weighs them and the decision log records
+/// them (the club's base and its in-match adaptation, `PersonalityAxes<f64>`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ClubPersonality {
-    pub verticality: i32,
-    pub security: i32,
-    pub risk_tolerance: i32,
+pub struct PersonalityAxes<T = i32> {
+    pub verticality: T,
+    pub security: T,
+    pub risk_tolerance: T,
 }
+
+/// A club's personality as its sheet declares it.
+pub type ClubPersonality = PersonalityAxes<i32>;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -83,12 +83,8 @@ pub struct StateSummary {
     pub phase: std::borrow::Cow<'static, str>,
 }
 
-#[derive(Debug, Clone, Serialize)]
-pub struct Personality {
-    pub verticality: f64,
-    pub security: f64,
-    pub risk_tolerance: f64,
-}
+/// The club's personality and its in-match adaptation as the NPC weighed them.
+pub type Personality = crate::club::PersonalityAxes<f64>;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Decision {
@@ -123,6 +119,19 @@ impl DecisionLog {
     /// Counts a decision that is not kept (retention 0).
     pub fn push_dropped(&mut self) {
         self.dropped += 1;
+    }
+
+    /// An empty candidate list for the next decision: the buffer of the decision the next
+    /// `push` overwrites once the ring is full (a match at the default retention would otherwise
+    /// free one list and allocate another for every decision it plays), else a new one.
+    pub fn spare_candidates(&mut self) -> Vec<CandidateLog> {
+        if self.retention > 0 && self.ring.len() >= self.retention {
+            let mut v = std::mem::take(&mut self.ring[self.next].candidate_actions);
+            v.clear();
+            v
+        } else {
+            Vec::new()
+        }
     }
 
     pub fn push(&mut self, d: Decision) {

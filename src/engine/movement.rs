@@ -5,24 +5,51 @@ use super::candidate::{Candidate, Kind};
 use super::content::{MEMO_KEY, RANGE_KEY};
 use super::geometry::{V2, angle_between};
 
-/// A player's stamina recovery for the last few contexts it was evaluated in (it reads little
-/// besides the pace, so the same few values repeat all match).
-#[derive(Debug, Clone, Copy, Default)]
-pub(super) struct RecoveryMemo {
-    entries: [([u64; MEMO_KEY], f64); 4],
-    len: usize,
-    next: usize,
+/// A pipeline's value per context key for one player, direct-mapped: a key has one place, a
+/// hit compares one key, a new key takes its place from whatever was there. Exact — an entry is
+/// the pipeline's own result for its whole key — and of fixed size, so a key that changes
+/// every round (a value keyed by its bits) only costs a miss. `N` is a power of two.
+/// (A small LRU list was searched linearly before: the key comparisons were most of the cost
+/// of a hit, and a dozen live keys — three paces × four turns — overflowed it.)
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Memo<const K: usize, const N: usize> {
+    entries: [([u64; K], f64); N],
+    filled: [bool; N],
 }
 
-/// A player's movement ranges for the last few contexts, keyed by what the range reads: a
-/// value read only through range tables by its bin (two values in the same bin give the same
-/// range, bit for bit), any other by its bits. Exact: a hit is the pipeline's own result.
-#[derive(Debug, Clone, Copy, Default)]
-pub(super) struct RangeMemo {
-    entries: [([u64; RANGE_KEY], f64); 8],
-    len: usize,
-    next: usize,
+impl<const K: usize, const N: usize> Default for Memo<K, N> {
+    fn default() -> Self {
+        Memo { entries: [([0; K], 0.0); N], filled: [false; N] }
+    }
 }
+
+impl<const K: usize, const N: usize> Memo<K, N> {
+    fn place(key: &[u64; K]) -> usize {
+        // Fx-style mixing; the top bits pick the place.
+        let h = key.iter().fold(0u64, |h, &k| (h.rotate_left(5) ^ k).wrapping_mul(0x517c_c1b7_2722_0a95));
+        (h >> (64 - N.trailing_zeros())) as usize
+    }
+
+    fn get(&self, key: &[u64; K]) -> Option<f64> {
+        let i = Self::place(key);
+        (self.filled[i] && self.entries[i].0 == *key).then_some(self.entries[i].1)
+    }
+
+    fn put(&mut self, key: [u64; K], v: f64) {
+        let i = Self::place(&key);
+        self.entries[i] = (key, v);
+        self.filled[i] = true;
+    }
+}
+
+/// A player's stamina recovery per context (it reads little besides the pace, so the same few
+/// values repeat all match).
+pub(super) type RecoveryMemo = Memo<MEMO_KEY, 8>;
+
+/// A player's movement ranges per context, keyed by what the range reads: a value read only
+/// through range tables by its bin (two values in the same bin give the same range, bit for
+/// bit), any other by its bits.
+pub(super) type RangeMemo = Memo<RANGE_KEY, 64>;
 
 /// The key of a value read only through range tables whose sorted bin ends are `ends`: twice
 /// the number of ends below it, plus one when it lies exactly on an end (a closed end may
@@ -60,15 +87,11 @@ impl Match {
         for (k, (slot, ends)) in key.iter_mut().zip(ctx) {
             *k = bin_key(self.state.players[p].inputs.get(*slot), ends.as_deref());
         }
-        let memo = &self.range_memo[p];
-        if let Some(&(_, v)) = memo.entries[..memo.len].iter().find(|e| e.0 == key) {
+        if let Some(v) = self.range_memo[p].get(&key) {
             return v;
         }
         let v = self.estimate(p, pipe).value.max(0.0);
-        let memo = &mut self.range_memo[p];
-        memo.entries[memo.next] = (key, v);
-        memo.next = (memo.next + 1) % memo.entries.len();
-        memo.len = (memo.len + 1).min(memo.entries.len());
+        self.range_memo[p].put(key, v);
         v
     }
 
@@ -167,15 +190,11 @@ impl Match {
         for (k, &slot) in key.iter_mut().zip(ctx) {
             *k = self.state.players[p].inputs.get(slot).to_bits();
         }
-        let memo = &self.recovery_memo[p];
-        if let Some(&(_, v)) = memo.entries[..memo.len].iter().find(|e| e.0 == key) {
+        if let Some(v) = self.recovery_memo[p].get(&key) {
             return v;
         }
         let v = self.estimate(p, pipe).value;
-        let memo = &mut self.recovery_memo[p];
-        memo.entries[memo.next] = (key, v);
-        memo.next = (memo.next + 1) % memo.entries.len();
-        memo.len = (memo.len + 1).min(memo.entries.len());
+        self.recovery_memo[p].put(key, v);
         v
     }
 }
@@ -243,6 +262,26 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A memo answers a key only with what was put under that same key: with many more keys
+    /// than places, some share one, and a shared place must miss, not answer another key's value.
+    #[test]
+    fn a_memo_answers_only_its_own_key() {
+        let mut memo = super::Memo::<3, 8>::default();
+        let keys: Vec<[u64; 3]> = (0..200u64).map(|i| [i % 7, i / 7, (i * 31) % 5]).collect();
+        let mut misses = 0;
+        for (i, k) in keys.iter().enumerate() {
+            memo.put(*k, i as f64);
+            assert_eq!(memo.get(k), Some(i as f64), "the latest key is always found");
+            for (j, other) in keys[..i].iter().enumerate() {
+                match memo.get(other) {
+                    Some(v) => assert_eq!(v, j as f64, "key {other:?} answered another key's value"),
+                    None => misses += 1,
+                }
+            }
+        }
+        assert!(misses > 0, "200 keys in 8 places must share places");
     }
 
     /// The remembered recovery is the pipeline's own result, bit for bit, in every context it is

@@ -18,12 +18,8 @@ use super::state::{Line, mix};
 #[derive(Debug, Clone, Copy)]
 struct W([f64; 4]);
 
-#[derive(Debug, Clone, Copy, Default)]
-pub(super) struct Axes {
-    verticality: f64,
-    security: f64,
-    risk_tolerance: f64,
-}
+/// The personality axes the NPC weighs (the club's, or shifted by the match).
+pub(super) type Axes = Personality;
 
 impl Match {
     fn weights(&self, a: Axes) -> W {
@@ -478,16 +474,8 @@ impl Match {
             seed: self.seed,
             round: self.state.round,
             club_id,
-            club_personality: Personality {
-                verticality: base.verticality,
-                security: base.security,
-                risk_tolerance: base.risk_tolerance,
-            },
-            adaptation: Personality {
-                verticality: shift.verticality,
-                security: shift.security,
-                risk_tolerance: shift.risk_tolerance,
-            },
+            club_personality: base,
+            adaptation: shift,
             player_id,
             match_state_summary: StateSummary {
                 minute: super::round2(self.state.minute(self.rules.clock.half_seconds)),
@@ -496,10 +484,9 @@ impl Match {
                 ball: [super::round2(bf.x), super::round2(bf.y)],
                 phase: self.phase(bf.x),
             },
-            candidate_actions: self
-                .candidates
-                .iter()
-                .map(|c| CandidateLog {
+            candidate_actions: {
+                let mut v = self.log.spare_candidates();
+                v.extend(self.candidates.iter().map(|c| CandidateLog {
                     kind: c.kind.name(),
                     target: c.intent(),
                     success_probability: c.probability,
@@ -512,8 +499,9 @@ impl Match {
                     noise: c.noise,
                     final_score: c.pruned.unwrap_or(c.score),
                     pruned: c.pruned.is_some(),
-                })
-                .collect(),
+                }));
+                v
+            },
             selected_action: selected,
             human,
         };

@@ -25,6 +25,17 @@ fn metric(id: &str, pt: &str, en: &str, kind: Kind, scale: u64, format: Format) 
 /// Observation slots, in the order `metrics` declares them.
 const METRICS: usize = 34;
 
+/// The two metrics observed in fractions of their unit, declared once for the metric and for
+/// the observation: distance per team in metres (of km), mean stamina in hundredths.
+const DISTANCE_SCALE: u64 = 1000;
+const STAMINA_SCALE: u64 = 100;
+
+/// A mean of the two sides in `1/scale` units (the halving is exact, so this is the product
+/// rounded once, bit for bit what `(a + b) * (scale / 2)` gives).
+fn scaled_mean(a: f64, b: f64, scale: u64) -> i64 {
+    ((a + b) / 2.0 * scale as f64).round() as i64
+}
+
 impl Simulator for MatchSimulator {
     type Rules = Arc<Rules>;
 
@@ -76,8 +87,22 @@ impl Simulator for MatchSimulator {
             metric("draw_share", "empates", "draws", Mean, 1, Percent),
             metric("away_win_share", "vitórias do visitante", "away wins", Mean, 1, Percent),
             metric("home_possession", "posse do mandante", "home possession", Ratio, 1, Percent),
-            metric("distance_km_per_team", "distância por time (km)", "distance per team (km)", Mean, 1000, Number),
-            metric("mean_stamina_full_time", "stamina média no fim", "mean stamina at full time", Mean, 100, Number),
+            metric(
+                "distance_km_per_team",
+                "distância por time (km)",
+                "distance per team (km)",
+                Mean,
+                DISTANCE_SCALE,
+                Number,
+            ),
+            metric(
+                "mean_stamina_full_time",
+                "stamina média no fim",
+                "mean stamina at full time",
+                Mean,
+                STAMINA_SCALE,
+                Number,
+            ),
             metric("saves_per_match", "defesas por partida", "saves per match", Mean, 1, Number),
             metric(
                 "cross_completion",
@@ -136,8 +161,8 @@ impl Simulator for MatchSimulator {
             i64::from(score[0] < score[1]),
             hr,
             hr + ar,
-            ((h.distance_km + a.distance_km) * 500.0).round() as i64,
-            ((h.mean_stamina + a.mean_stamina) * 50.0).round() as i64,
+            scaled_mean(h.distance_km, a.distance_km, DISTANCE_SCALE),
+            scaled_mean(h.mean_stamina, a.mean_stamina, STAMINA_SCALE),
             sum(|s| s.saves),
             sum(|s| s.crosses_completed),
             sum(|s| s.crosses),
