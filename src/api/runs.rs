@@ -24,7 +24,7 @@ use crate::catalog::{Catalog, ENGINE_VERSION};
 use crate::club::Club;
 use crate::engine::projection::RollRecord;
 use crate::engine::state::{Ball, Line};
-use crate::engine::{Intent, Match, Options, Rules, Step};
+use crate::engine::{Intent, Match, Options, Rules, Step, round2};
 use crate::run::resume::{Resume, ResumeError, resume};
 use crate::store::{Advance, NewRun, Pending, RoundRow, Store, StoredRun, timing};
 use axum::http::StatusCode;
@@ -145,7 +145,7 @@ fn pending_view(m: &Match) -> Option<PendingView> {
 }
 
 fn minute(m: &Match) -> f64 {
-    (m.state().minute(m.rules().clock.half_seconds) * 100.0).round() / 100.0
+    round2(m.state().minute(m.rules().clock.half_seconds))
 }
 
 impl Runs {
