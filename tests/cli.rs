@@ -296,3 +296,51 @@ fn unwritable_output_is_an_error() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("cannot write to standard output"), "{}", stderr(&o));
 }
+
+/// `microfut season` plays the revision asked for (loading only that one), and its table adds up:
+/// every club plays every other twice, points are three a win and one a draw, goals for and
+/// against both equal the goals of the results; the same seed gives the same season.
+#[test]
+fn a_season_plays_its_revision_and_its_table_adds_up() {
+    let args = [
+        "season",
+        "--clubs",
+        "ferroviario_juazeiro,uniao_pedra_branca,esporte_clube_mandacaru",
+        "--seed",
+        "2",
+        "--revision",
+        "0.6.2",
+        "--json",
+    ];
+    let o = common::run(&args);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["revision"], "0.6.2");
+    let table = v["table"].as_array().unwrap();
+    let rounds = v["rounds"].as_array().unwrap();
+    let results: Vec<&Value> = rounds.iter().flat_map(|r| r.as_array().unwrap()).collect();
+    assert_eq!(table.len(), 3);
+    assert_eq!(results.len(), 6, "3 clubs: 6 matches");
+    let goals: u64 = results.iter().map(|r| r["score"][0].as_u64().unwrap() + r["score"][1].as_u64().unwrap()).sum();
+    let field = |row: &Value, k: &str| row[k].as_u64().unwrap();
+    for row in table {
+        assert_eq!(field(row, "played"), 4);
+        assert_eq!(field(row, "won") + field(row, "drawn") + field(row, "lost"), 4);
+        assert_eq!(field(row, "points"), 3 * field(row, "won") + field(row, "drawn"));
+    }
+    assert_eq!(table.iter().map(|r| field(r, "goals_for")).sum::<u64>(), goals);
+    assert_eq!(table.iter().map(|r| field(r, "goals_against")).sum::<u64>(), goals);
+    assert_eq!(common::run(&args).stdout, o.stdout, "the same seed, the same season");
+
+    let missing = common::run(&[
+        "season",
+        "--clubs",
+        "ferroviario_juazeiro,uniao_pedra_branca",
+        "--seed",
+        "2",
+        "--revision",
+        "9.9.9",
+    ]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(common::stderr(&missing).contains("no revision 9.9.9"), "{}", common::stderr(&missing));
+}

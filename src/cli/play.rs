@@ -7,7 +7,7 @@
 
 use super::matchday::load_club;
 use super::render::{Lang, label, trim};
-use super::{CliError, CliResult, load_catalog};
+use super::{CliError, CliResult};
 use crate::engine::{Event, EventKind, Match, Options, Step, Who};
 use crate::run::{RunRecord, rules_for, side_index};
 use std::io::BufRead;
@@ -76,7 +76,7 @@ fn words(lang: Lang) -> &'static Words {
 }
 
 pub fn run(content: Option<&Path>, args: PlayArgs) -> CliResult {
-    let catalog = load_catalog(content)?;
+    let catalog = super::content::load_catalog_for(content, "microfut", args.revision.as_deref())?;
     let rules = rules_for(&catalog, args.revision.as_deref()).map_err(CliError::input)?;
     let home = load_club(&catalog, &args.home, &rules.rs)?;
     let away = load_club(&catalog, &args.away, &rules.rs)?;

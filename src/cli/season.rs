@@ -2,7 +2,7 @@
 //! the top scorers.
 
 use super::matchday::load_club;
-use super::{CliError, CliResult, load_catalog};
+use super::{CliError, CliResult};
 use crate::catalog::Catalog;
 use crate::club::Club;
 use std::path::Path;
@@ -58,7 +58,7 @@ fn clubs_of(catalog: &Catalog, specs: &[String], rs: &crate::ruleset::Ruleset) -
 }
 
 pub fn run(content: Option<&Path>, args: SeasonArgs) -> CliResult {
-    let catalog = load_catalog(content)?;
+    let catalog = super::content::load_catalog_for(content, "microfut", args.revision.as_deref())?;
     let rules = crate::run::rules_for(&catalog, args.revision.as_deref()).map_err(CliError::input)?;
     let clubs = clubs_of(&catalog, &args.clubs, &rules.rs)?;
     let season = crate::season::play(rules.clone(), &clubs, args.seed).map_err(CliError::input)?;
