@@ -553,20 +553,7 @@ fn concurrent_advances_all_commit_and_a_failed_write_is_rolled_back_alone() {
                     rolls: "[]".into(),
                 };
                 let stats = Default::default();
-                let bad = microfut::store::Advance {
-                    rounds: vec![row(1000 + last), row(last)],
-                    events: &[],
-                    first_event: 0,
-                    intents: &[],
-                    first_intent: 0,
-                    decisions: Vec::new(),
-                    first_decision: 0,
-                    retention: 10,
-                    pending: false,
-                    finished: false,
-                    score: [0, 0],
-                    stats: &stats,
-                };
+                let bad = bare_advance(vec![row(1000 + last), row(last)], &stats);
                 assert!(store.commit(victim, &bad).is_err(), "a duplicate round is refused");
                 assert!(store.rounds(victim, 1000, 10).unwrap().is_empty(), "the failed write left a row behind");
             }
@@ -758,6 +745,27 @@ async fn stored_decisions_read_back_as_the_engine_logged_them() {
 }
 
 /// A store with one run `id`, created directly (no engine), for tests of the writer itself.
+/// An advance that writes only `rounds`: no events, intents or decisions, the score 0–0.
+fn bare_advance(
+    rounds: Vec<microfut::store::RoundRow>,
+    stats: &[microfut::engine::TeamStats; 2],
+) -> microfut::store::Advance<'_> {
+    microfut::store::Advance {
+        rounds,
+        events: &[],
+        first_event: 0,
+        intents: &[],
+        first_intent: 0,
+        decisions: Vec::new(),
+        first_decision: 0,
+        retention: 10,
+        pending: false,
+        finished: false,
+        score: [0, 0],
+        stats,
+    }
+}
+
 fn bare_run(store: &Store, id: &str) {
     let club = |file: &str| microfut::club::Club::from_value(serde_json::from_str(file).unwrap()).unwrap();
     store
@@ -789,20 +797,7 @@ fn a_write_queued_while_another_commits_lands_without_a_later_write() {
     bare_run(&store, "big");
     bare_run(&store, "small");
     let stats = Default::default();
-    let advance = |rounds: Vec<microfut::store::RoundRow>| microfut::store::Advance {
-        rounds,
-        events: &[],
-        first_event: 0,
-        intents: &[],
-        first_intent: 0,
-        decisions: Vec::new(),
-        first_decision: 0,
-        retention: 10,
-        pending: false,
-        finished: false,
-        score: [0, 0],
-        stats: &stats,
-    };
+    let advance = |rounds: Vec<microfut::store::RoundRow>| bare_advance(rounds, &stats);
     let row =
         |round: u32, bytes: usize| microfut::store::RoundRow { round, hash: "0".repeat(16), rolls: "x".repeat(bytes) };
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
