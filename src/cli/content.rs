@@ -5,23 +5,23 @@ use crate::catalog::{Catalog, ContentTree, Diagnostic, Revision, RulesetEntry};
 use crate::ruleset::domain::{self, Policy};
 use std::path::Path;
 
+/// The content tree of `--content DIR`, or the embedded content.
+pub(super) fn content_tree(content: Option<&Path>) -> Result<ContentTree, CliError> {
+    match content {
+        Some(dir) => ContentTree::from_dir(dir).map_err(CliError::input),
+        None => Ok(ContentTree::embedded()),
+    }
+}
+
 /// The catalog from `--content DIR`, or the embedded content.
 pub fn load_catalog(content: Option<&Path>) -> Result<Catalog, CliError> {
-    let tree = match content {
-        Some(dir) => ContentTree::from_dir(dir).map_err(CliError::input)?,
-        None => ContentTree::embedded(),
-    };
-    Ok(Catalog::load(&tree))
+    Ok(Catalog::load(&content_tree(content)?))
 }
 
 /// The catalog for a command that plays one revision (`None`: the newest published): the
 /// others are checked as by [`load_catalog`] but their documents not kept (peak memory).
 pub fn load_catalog_for(content: Option<&Path>, ruleset: &str, version: Option<&str>) -> Result<Catalog, CliError> {
-    let tree = match content {
-        Some(dir) => ContentTree::from_dir(dir).map_err(CliError::input)?,
-        None => ContentTree::embedded(),
-    };
-    Ok(Catalog::load_one(&tree, ruleset, version))
+    Ok(Catalog::load_one(&content_tree(content)?, ruleset, version))
 }
 
 /// The meaning check of a revision, chosen by its ruleset; then, when the revision itself is

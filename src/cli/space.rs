@@ -4,7 +4,7 @@
 use super::lab::print_out;
 use super::{CliError, CliResult};
 use crate::bot_process::Program;
-use crate::catalog::{Catalog, ContentTree};
+use crate::catalog::Catalog;
 use crate::dice::Dice;
 use crate::space::bots::{BotKind, Builtin, Thinking};
 use crate::space::championship::{self, Entry, FinalGrade, Group, Standing};
@@ -179,10 +179,7 @@ fn parse_duration(text: &str) -> Result<Duration, String> {
 /// The catalog holding only Space Football's content: a bot process starts in milliseconds
 /// instead of validating every ruleset.
 fn space_catalog(content: Option<&Path>) -> Result<Catalog, CliError> {
-    let mut tree = match content {
-        Some(dir) => ContentTree::from_dir(dir).map_err(CliError::input)?,
-        None => ContentTree::embedded(),
-    };
+    let mut tree = super::content::content_tree(content)?;
     tree.files.retain(|path, _| path.starts_with("space/"));
     Ok(Catalog::load(&tree))
 }
