@@ -100,6 +100,10 @@ pub struct Decision {
     pub candidate_actions: Vec<CandidateLog>,
     pub selected_action: usize,
     pub human: bool,
+    /// The value of possession every candidate's risk weighed besides the danger (0.6.4's
+    /// `npc.possession_value`), absent from the log of a revision without it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub possession_value: Option<f64>,
 }
 
 /// A bounded log: the last `retention` decisions, and how many were dropped before them.
@@ -192,6 +196,7 @@ mod tests {
             candidate_actions: Vec::new(),
             selected_action: 0,
             human: false,
+            possession_value: None,
         }
     }
 

@@ -155,6 +155,8 @@ pub struct Match {
     log_ids: Vec<(Arc<str>, Arc<str>)>,
     /// The match-state adaptation last scored with: (round, carrier, shift), for the log.
     adapted: Option<(u32, usize, npc::Axes)>,
+    /// The value of possession of the last decision scored: (round, carrier, value), for its log.
+    possession_value: Option<(u32, usize, f64)>,
     /// Set while explaining: inputs then hold exact angles, as the explanation shows them.
     exact_angles: bool,
     /// The restart the carrier takes this round, if any (the decision log's phase).
@@ -235,6 +237,7 @@ impl Match {
             range_memo: vec![movement::RangeMemo::default(); n],
             log_ids: Vec::new(),
             adapted: None,
+            possession_value: None,
             exact_angles: false,
             taking: None,
             fault: std::cell::Cell::new(None),

@@ -254,6 +254,14 @@ impl Match {
         let (opp, danger) = (self.rules.pipes.opportunity, self.rules.pipes.danger);
         let goal_value = self.rules.npc.shot.goal_value;
         let noise_amp = self.rules.npc.noise;
+        // The value of possession (0.6.4): one constant for the decision, from the passer's own
+        // tests (known before any lazy evaluation; no die). Absent, losses cost the danger alone.
+        let pv = self.rules.npc.possession_value.map(|weight| weight * self.best_pass_chance());
+        self.possession_value = pv.map(|v| (self.state.round, c, v));
+        let lost = |danger: f64| match pv {
+            Some(v) => danger + v,
+            None => danger,
+        };
         let mut danger_here: Option<f64> = None;
         // Every candidate's danger where it would lose the ball, for the lazy passes' bounds.
         let mut unweighed: Vec<(f64, usize, f64)> = Vec::new();
@@ -287,6 +295,8 @@ impl Match {
                     (threat, (df.x - cf.x) / pitch.length, d)
                 }
             };
+            // What losing the ball costs: the danger where it is lost, and the ball itself.
+            let lost_danger = lost(lost_danger);
             let h = mix(&[self.seed, self.state.round as u64, c as u64, i as u64]);
             let noise = noise_amp * (2.0 * ((h >> 11) as f64 / (1u64 << 53) as f64) - 1.0);
             let bias = self.rules.npc.bias.of(kind);
@@ -313,6 +323,16 @@ impl Match {
         if !unweighed.is_empty() {
             self.weigh_lazily(c, &mut unweighed, [w0, wp, wa]);
         }
+    }
+
+    /// K of the value of possession: the best pass-test chance among the decision's passes
+    /// (throw-ins included), 0 when the holder has no pass.
+    fn best_pass_chance(&self) -> f64 {
+        self.candidates
+            .iter()
+            .filter(|c| matches!(c.kind, Kind::Pass | Kind::Throw))
+            .map(|c| c.probability)
+            .fold(0.0, f64::max)
     }
 
     /// The candidate's probability term, risk, modifiers and score from its terms.
@@ -469,6 +489,10 @@ impl Match {
         };
         let (club_id, player_id) = self.log_ids[carrier].clone();
         let bf = self.frame(t, self.state.ball);
+        let possession_value = match self.possession_value {
+            Some((round, p, v)) if round == self.state.round && p == carrier => Some(v),
+            _ => None,
+        };
         let d = Decision {
             engine_version: crate::catalog::ENGINE_VERSION,
             seed: self.seed,
@@ -504,6 +528,7 @@ impl Match {
             },
             selected_action: selected,
             human,
+            possession_value,
         };
         self.log.push(d);
     }

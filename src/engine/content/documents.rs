@@ -128,6 +128,24 @@ pub(super) struct NpcDoc {
     pub(super) phases: Vec<Phase>,
     #[serde(default)]
     pub(super) bias: KindBias,
+    #[serde(default)]
+    pub(super) possession_value: Option<PossessionValue>,
+}
+
+/// The value of having the ball (0.6.4, issue 11): what losing it costs the NPC besides the
+/// danger where it is lost. Without it the risk term is the danger map alone, which is near zero
+/// in the opponent's half — so a side there gave the ball away (a poor shot, a forced pass) at
+/// no cost, and a stronger side turned the ball into shots instead of keeping it. The value is
+/// `weight × K`, K the holder's best pass-test chance among the decision's passes: a side that
+/// can keep the ball values it more. Absent: the engine weighs exactly what it did before.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PossessionValue {
+    /// The value of possession for a holder sure to keep the ball with his next pass, in the
+    /// units of the danger map (the risk term's).
+    pub weight: f64,
+    #[serde(default)]
+    pub label: Option<crate::catalog::Labels>,
 }
 
 /// A constant added to the score of every candidate of a kind (0.6; 0 when absent).
@@ -221,4 +239,6 @@ pub struct Npc {
     /// Phases of open play by the ball's depth, in order (empty: "open_play").
     pub phases: Vec<Phase>,
     pub bias: KindBias,
+    /// 0.6.4: the value of possession's weight; `None`: the risk term is as before, bit for bit.
+    pub possession_value: Option<f64>,
 }

@@ -717,6 +717,16 @@ impl Rules {
             },
             phases: ndoc.phases,
             bias: ndoc.bias,
+            possession_value: match ndoc.possession_value {
+                Some(v) if !(v.weight >= 0.0 && v.weight.is_finite()) => {
+                    return Err(ContentError::at(
+                        &npc_file,
+                        "/possession_value/weight",
+                        format!("possession_value.weight must be a number ≥ 0 (is {})", v.weight),
+                    ));
+                }
+                v => v.map(|v| v.weight),
+            },
         };
         if npc.phases.windows(2).any(|w| w[0].until_x >= w[1].until_x) {
             return Err(ContentError::at(&npc_file, "/phases", "phases must be listed by increasing until_x"));
