@@ -119,6 +119,19 @@ fn pruning_never_changes_a_choice_under_the_default_revision() {
     );
 }
 
+/// 0.6.4 adds the value of possession to every loss (`npc.possession_value`): a pass's bound
+/// weighs danger + value, still affine in its keep chance, so it stays a bound.
+#[test]
+fn pruning_never_changes_a_choice_under_0_6_4_with_the_value_of_possession() {
+    compare_all(
+        "0.6.4",
+        &[
+            ("sociedade_esportiva_serra_azul", "esporte_clube_mandacaru", 4),
+            ("ferroviario_juazeiro", "uniao_pedra_branca", 8),
+        ],
+    );
+}
+
 #[test]
 fn pruning_never_changes_a_choice_under_0_5() {
     compare_all(

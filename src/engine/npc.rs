@@ -256,7 +256,7 @@ impl Match {
         let noise_amp = self.rules.npc.noise;
         // The value of possession (0.6.4): one constant for the decision, from the passer's own
         // tests (known before any lazy evaluation; no die). Absent, losses cost the danger alone.
-        let pv = self.rules.npc.possession_value.map(|weight| weight * self.best_pass_chance());
+        let pv = self.rules.npc.possession_value.map(|v| v.weight * self.best_pass_chance() * self.lead_factor(t, v.lead));
         self.possession_value = pv.map(|v| (self.state.round, c, v));
         let lost = |danger: f64| match pv {
             Some(v) => danger + v,
@@ -333,6 +333,20 @@ impl Match {
             .filter(|c| matches!(c.kind, Kind::Pass | Kind::Throw))
             .map(|c| c.probability)
             .fold(0.0, f64::max)
+    }
+
+    /// The value of possession's scale from the holder's team's lead over the opponents in a
+    /// skill (its mean over each side's outfield players on the pitch): max(0, 1 + per point ×
+    /// lead); 1 when the content names no lead.
+    fn lead_factor(&self, t: usize, lead: Option<(usize, f64)>) -> f64 {
+        let Some((skill, per_point)) = lead else { return 1.0 };
+        let mean = |team: usize| {
+            let (sum, n) = (0..self.state.players.len())
+                .filter(|&p| self.state.players[p].team == team && self.state.players[p].line != Line::Goalkeeper)
+                .fold((0.0, 0usize), |(s, n), p| (s + self.get(p, skill), n + 1));
+            if n == 0 { 0.0 } else { sum / n as f64 }
+        };
+        (1.0 + per_point * (mean(t) - mean(1 - t))).max(0.0)
     }
 
     /// The candidate's probability term, risk, modifiers and score from its terms.

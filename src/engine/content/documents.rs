@@ -144,8 +144,29 @@ pub struct PossessionValue {
     /// The value of possession for a holder sure to keep the ball with his next pass, in the
     /// units of the danger map (the risk term's).
     pub weight: f64,
+    /// The value scaled by how far the holder's team leads the opponent in a skill (the
+    /// alternative the design names when K alone does not separate strong and weak sides).
+    #[serde(default)]
+    pub lead: Option<LeadDoc>,
     #[serde(default)]
     pub label: Option<crate::catalog::Labels>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LeadDoc {
+    /// The variable (a skill) whose mean over each side's outfield players on the pitch is compared.
+    pub skill: String,
+    /// The value is multiplied by max(0, 1 + per_point × (own mean − opponents' mean)).
+    pub per_point: f64,
+}
+
+/// The value of possession as the engine reads it.
+#[derive(Debug, Clone, Copy)]
+pub struct PossessionValueNpc {
+    pub weight: f64,
+    /// (the skill's variable, per point of lead), when the value follows the team's lead.
+    pub lead: Option<(usize, f64)>,
 }
 
 /// A constant added to the score of every candidate of a kind (0.6; 0 when absent).
@@ -239,6 +260,6 @@ pub struct Npc {
     /// Phases of open play by the ball's depth, in order (empty: "open_play").
     pub phases: Vec<Phase>,
     pub bias: KindBias,
-    /// 0.6.4: the value of possession's weight; `None`: the risk term is as before, bit for bit.
-    pub possession_value: Option<f64>,
+    /// 0.6.4: the value of possession; `None`: the risk term is as before, bit for bit.
+    pub possession_value: Option<PossessionValueNpc>,
 }

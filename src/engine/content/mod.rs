@@ -725,7 +725,30 @@ impl Rules {
                         format!("possession_value.weight must be a number ≥ 0 (is {})", v.weight),
                     ));
                 }
-                v => v.map(|v| v.weight),
+                None => None,
+                Some(v) => Some(PossessionValueNpc {
+                    weight: v.weight,
+                    lead: match v.lead {
+                        None => None,
+                        Some(l) if !l.per_point.is_finite() => {
+                            return Err(ContentError::at(
+                                &npc_file,
+                                "/possession_value/lead/per_point",
+                                format!("possession_value.lead.per_point must be a finite number (is {})", l.per_point),
+                            ));
+                        }
+                        Some(l) => Some((
+                            r.var(&l.skill).ok_or_else(|| {
+                                ContentError::at(
+                                    &npc_file,
+                                    "/possession_value/lead/skill",
+                                    format!("possession_value.lead names unknown variable '{}'", l.skill),
+                                )
+                            })?,
+                            l.per_point,
+                        )),
+                    },
+                }),
             },
         };
         if npc.phases.windows(2).any(|w| w[0].until_x >= w[1].until_x) {
