@@ -296,6 +296,15 @@ fn table(m: &Match, s: &[TeamStats; 2]) -> String {
 pub fn replay_file(catalog: &Catalog, path: &Path) -> Result<(RunRecord, Replay), CliError> {
     let file = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|e| CliError::input(format!("cannot read {file}: {e}")))?;
+    replay_record(catalog, &file, RunRecord::parse(&bytes))
+}
+
+/// [`replay_file`] once the record is read (or refused).
+fn replay_record(
+    catalog: &Catalog,
+    file: &str,
+    record: Result<RunRecord, RunError>,
+) -> Result<(RunRecord, Replay), CliError> {
     let blame = |e: RunError| match e {
         // What the record holds is echoed one line: its control characters escaped.
         RunError::Record { pointer, message } if pointer.is_empty() => {
@@ -309,7 +318,7 @@ pub fn replay_file(catalog: &Catalog, path: &Path) -> Result<(RunRecord, Replay)
         RunError::Format(m) => CliError::input(format!("{file}: not a run record ({m})")),
         other => CliError::input(format!("cannot replay {file}: {other}")),
     };
-    let record = RunRecord::parse(&bytes).map_err(blame)?;
+    let record = record.map_err(blame)?;
     let rules = pinned_rules(catalog, &record).map_err(blame)?;
     let result = replay(rules, &record).map_err(blame)?;
     Ok((record, result))
@@ -321,8 +330,15 @@ pub fn run_replay(content: Option<&Path>, args: ReplayArgs) -> CliResult {
     if crate::effects::record::JourneyRecord::claims(&bytes) {
         return super::effects::replay_file(content, &args.run);
     }
-    let catalog = load_catalog(content)?;
-    let (record, result) = replay_file(&catalog, &args.run)?;
+    // The record first: only the revision it pins is kept (peak memory). One that does not
+    // parse is refused as before, after the whole catalog is loaded (a content problem is
+    // reported first, as it was).
+    let record = RunRecord::parse(&bytes);
+    let catalog = match &record {
+        Ok(r) => super::content::load_catalog_for(content, &r.ruleset, Some(&r.revision))?,
+        Err(_) => load_catalog(content)?,
+    };
+    let (record, result) = replay_record(&catalog, &file, record)?;
     // A run made by another engine version may be played differently by this one: say so.
     let engine_note = if record.engine_version == ENGINE_VERSION {
         String::new()
