@@ -173,14 +173,22 @@ impl Catalog {
     /// (marked `trimmed`). Why: the embedded catalog holds a dozen revisions, and holding all
     /// their parsed documents at once was most of a match command's peak memory.
     pub fn load_one(tree: &ContentTree, ruleset: &str, version: Option<&str>) -> Catalog {
-        let version = version.map(|v| Version::parse(v).ok());
-        Self::load_keeping(tree, Some((ruleset, version)))
+        Self::load_some(tree, ruleset, &[version])
     }
 
-    /// `keep`: `None` keeps every revision; `Some((ruleset, Some(Some(v))))` that version,
-    /// `Some((ruleset, None))` the newest published, `Some((_, Some(None)))` (a version that
-    /// does not parse, refused later by `revision`) none.
-    fn load_keeping(tree: &ContentTree, keep: Option<(&str, Option<Option<Version>>)>) -> Catalog {
+    /// [`Catalog::load_one`] for a command that plays several revisions of one ruleset (the
+    /// lab's A/B mode, `--revision` and `--against`): each of `versions` is kept (`None`: the
+    /// newest published), every other revision checked and trimmed.
+    pub fn load_some(tree: &ContentTree, ruleset: &str, versions: &[Option<&str>]) -> Catalog {
+        let versions = versions.iter().map(|v| v.map(|v| Version::parse(v).ok())).collect();
+        Self::load_keeping(tree, Some((ruleset, versions)))
+    }
+
+    /// `keep`: `None` keeps every revision; `Some((ruleset, versions))` the revisions of
+    /// `ruleset` that one of `versions` names — `Some(Some(v))` that version, `None` the newest
+    /// published, `Some(None)` (a version that does not parse, refused later by `revision`)
+    /// none.
+    fn load_keeping(tree: &ContentTree, keep: Option<(&str, Vec<Option<Option<Version>>>)>) -> Catalog {
         let mut rulesets: BTreeMap<String, RulesetEntry> = BTreeMap::new();
         let mut diagnostics = Vec::new();
         let mut revision_files: BTreeMap<(String, String), BTreeMap<String, &[u8]>> = BTreeMap::new();
@@ -240,11 +248,13 @@ impl Catalog {
             let kept = match &keep {
                 None => true,
                 Some((r, _)) if *r != ruleset => false,
-                Some((_, Some(v))) => v.as_ref() == Some(&rev.version),
-                Some((_, None)) => {
+                Some((_, versions)) => {
                     let newest = !kept_newest_published && rev.status() == Some(Status::Published);
                     kept_newest_published |= newest;
-                    newest
+                    versions.iter().any(|v| match v {
+                        Some(v) => v.as_ref() == Some(&rev.version),
+                        None => newest,
+                    })
                 }
             };
             if !kept {

@@ -24,6 +24,16 @@ pub fn load_catalog_for(content: Option<&Path>, ruleset: &str, version: Option<&
     Ok(Catalog::load_one(&content_tree(content)?, ruleset, version))
 }
 
+/// [`load_catalog_for`] for a command that plays several revisions of one ruleset (the lab's
+/// `--revision` and `--against`).
+pub fn load_catalog_for_some(
+    content: Option<&Path>,
+    ruleset: &str,
+    versions: &[Option<&str>],
+) -> Result<Catalog, CliError> {
+    Ok(Catalog::load_some(&content_tree(content)?, ruleset, versions))
+}
+
 /// The meaning check of a revision, chosen by its ruleset; then, when the revision itself is
 /// sound, the same check on every lab scenario it declares (each overlay applied).
 pub fn meaning_check(rev: &Revision) -> Vec<Diagnostic> {

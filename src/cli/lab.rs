@@ -2,7 +2,7 @@
 //! confidence intervals; `--shard` for one slice on one machine, `lab merge` to add slices up.
 
 use super::render::Lang;
-use super::{CliError, CliResult, lab_report, load_catalog};
+use super::{CliError, CliResult, lab_report};
 use crate::catalog::Catalog;
 use crate::lab::{self, Report, Request, Shard, Simulator};
 use crate::trilha::TrilhaSimulator;
@@ -155,7 +155,10 @@ pub fn run(content: Option<&Path>, args: LabArgs) -> CliResult {
         None => {}
     }
     let ruleset = args.ruleset.clone().expect("clap requires a ruleset");
-    let catalog = load_catalog(content)?;
+    // Only the revisions this study plays are kept (peak memory); the others are checked.
+    let versions = [args.revision.as_deref(), args.against.as_deref()];
+    let versions = if args.against.is_some() { &versions[..] } else { &versions[..1] };
+    let catalog = super::content::load_catalog_for_some(content, &ruleset, versions)?;
     match ruleset.as_str() {
         "trilha" if args.home.is_some() || args.away.is_some() => {
             Err(CliError::input("--home and --away choose Microfut clubs; trilha has no clubs"))
@@ -388,7 +391,7 @@ fn progress_bar(total: u64, quiet: bool, unit: &str) -> ProgressBar {
 
 fn calibrate(content: Option<&Path>, args: CalibrateArgs) -> CliResult {
     use crate::calibrate::{Settings, Targets, calibrate};
-    let catalog = load_catalog(content)?;
+    let catalog = super::content::load_catalog_for(content, "microfut", args.revision.as_deref())?;
     let rules = crate::run::rules_for(&catalog, args.revision.as_deref()).map_err(CliError::input)?;
     let targets = Targets::of(&rules).map_err(CliError::input)?;
     for f in &args.fixtures {

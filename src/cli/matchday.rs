@@ -266,9 +266,20 @@ fn table(m: &Match, s: &[TeamStats; 2]) -> String {
             format!("{}/{} ({:.0}%)", s[0].passes_completed, s[0].passes, 100.0 * s[0].pass_completion()),
             format!("{}/{} ({:.0}%)", s[1].passes_completed, s[1].passes, 100.0 * s[1].pass_completion()),
         ),
-        ("crosses", s[0].crosses.to_string(), s[1].crosses.to_string()),
         (
-            "dribbles won / lost",
+            "crosses completed / attempted",
+            format!("{}/{}", s[0].crosses_completed, s[0].crosses),
+            format!("{}/{}", s[1].crosses_completed, s[1].crosses),
+        ),
+        // The dribble (the intent to beat the man ahead) is stored as `take_ons`, a wire name
+        // frozen in run records; the duels a carrier fights on the move are `dribbles_won/lost`.
+        (
+            "dribbles won / attempted",
+            format!("{}/{}", s[0].take_ons_won, s[0].take_ons),
+            format!("{}/{}", s[1].take_ons_won, s[1].take_ons),
+        ),
+        (
+            "duels on the ball won / lost",
             format!("{}/{}", s[0].dribbles_won, s[0].dribbles_lost),
             format!("{}/{}", s[1].dribbles_won, s[1].dribbles_lost),
         ),
@@ -277,6 +288,14 @@ fn table(m: &Match, s: &[TeamStats; 2]) -> String {
         ("blocks", s[0].blocks.to_string(), s[1].blocks.to_string()),
         ("saves", s[0].saves.to_string(), s[1].saves.to_string()),
         ("fouls", s[0].fouls.to_string(), s[1].fouls.to_string()),
+        ("corners", s[0].corners.to_string(), s[1].corners.to_string()),
+        ("free kicks", s[0].free_kicks.to_string(), s[1].free_kicks.to_string()),
+        (
+            "penalties scored / awarded",
+            format!("{}/{}", s[0].penalty_goals, s[0].penalties),
+            format!("{}/{}", s[1].penalty_goals, s[1].penalties),
+        ),
+        ("substitutions", s[0].substitutions.to_string(), s[1].substitutions.to_string()),
         ("possession %", format!("{:.1}", s[0].possession), format!("{:.1}", s[1].possession)),
         ("distance covered (km)", format!("{:.1}", s[0].distance_km), format!("{:.1}", s[1].distance_km)),
         ("mean stamina at full time", format!("{:.1}", s[0].mean_stamina), format!("{:.1}", s[1].mean_stamina)),
@@ -296,6 +315,15 @@ fn table(m: &Match, s: &[TeamStats; 2]) -> String {
 pub fn replay_file(catalog: &Catalog, path: &Path) -> Result<(RunRecord, Replay), CliError> {
     let file = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|e| CliError::input(format!("cannot read {file}: {e}")))?;
+    replay_record(catalog, &file, RunRecord::parse(&bytes))
+}
+
+/// [`replay_file`] once the record is read (or refused).
+fn replay_record(
+    catalog: &Catalog,
+    file: &str,
+    record: Result<RunRecord, RunError>,
+) -> Result<(RunRecord, Replay), CliError> {
     let blame = |e: RunError| match e {
         // What the record holds is echoed one line: its control characters escaped.
         RunError::Record { pointer, message } if pointer.is_empty() => {
@@ -309,7 +337,7 @@ pub fn replay_file(catalog: &Catalog, path: &Path) -> Result<(RunRecord, Replay)
         RunError::Format(m) => CliError::input(format!("{file}: not a run record ({m})")),
         other => CliError::input(format!("cannot replay {file}: {other}")),
     };
-    let record = RunRecord::parse(&bytes).map_err(blame)?;
+    let record = record.map_err(blame)?;
     let rules = pinned_rules(catalog, &record).map_err(blame)?;
     let result = replay(rules, &record).map_err(blame)?;
     Ok((record, result))
@@ -321,8 +349,15 @@ pub fn run_replay(content: Option<&Path>, args: ReplayArgs) -> CliResult {
     if crate::effects::record::JourneyRecord::claims(&bytes) {
         return super::effects::replay_file(content, &args.run);
     }
-    let catalog = load_catalog(content)?;
-    let (record, result) = replay_file(&catalog, &args.run)?;
+    // The record first: only the revision it pins is kept (peak memory). One that does not
+    // parse is refused as before, after the whole catalog is loaded (a content problem is
+    // reported first, as it was).
+    let record = RunRecord::parse(&bytes);
+    let catalog = match &record {
+        Ok(r) => super::content::load_catalog_for(content, &r.ruleset, Some(&r.revision))?,
+        Err(_) => load_catalog(content)?,
+    };
+    let (record, result) = replay_record(&catalog, &file, record)?;
     // A run made by another engine version may be played differently by this one: say so.
     let engine_note = if record.engine_version == ENGINE_VERSION {
         String::new()
