@@ -192,4 +192,3 @@ fn revision_0_6_3_plays_its_golden_match_unchanged() {
     let json = serde_json::to_value(m.decisions().decisions().next().unwrap()).unwrap();
     assert!(json.get("possession_value").is_none(), "{json}");
 }
-

@@ -256,7 +256,8 @@ impl Match {
         let noise_amp = self.rules.npc.noise;
         // The value of possession (0.6.4): one constant for the decision, from the passer's own
         // tests (known before any lazy evaluation; no die). Absent, losses cost the danger alone.
-        let pv = self.rules.npc.possession_value.map(|v| v.weight * self.best_pass_chance() * self.lead_factor(t, v.lead));
+        let pv =
+            self.rules.npc.possession_value.map(|v| v.weight * self.best_pass_chance() * self.lead_factor(t, v.lead));
         self.possession_value = pv.map(|v| (self.state.round, c, v));
         let lost = |danger: f64| match pv {
             Some(v) => danger + v,
