@@ -695,7 +695,7 @@ fn the_decision_log_reads_exactly_its_retention_while_expiry_is_batched() {
         let finished = k + 1 == advances;
         let advance = microfut::store::Advance {
             rounds: vec![microfut::store::RoundRow { round: k as u32, hash: "0".repeat(16), rolls: "[]".into() }],
-            events: &[],
+            events: Vec::new(),
             first_event: 0,
             intents: &[],
             first_intent: 0,
@@ -752,7 +752,7 @@ fn bare_advance(
 ) -> microfut::store::Advance<'_> {
     microfut::store::Advance {
         rounds,
-        events: &[],
+        events: Vec::new(),
         first_event: 0,
         intents: &[],
         first_intent: 0,

@@ -181,11 +181,20 @@ pub struct RoundRow {
     pub rolls: String,
 }
 
+/// The new events of a run, serialised once: the rows `Advance::events` stores and, from the
+/// same strings, the reply's events (`RawValue`), so an advance does not serialise its events
+/// twice (once for the store, once through a `serde_json::Value` for the reply).
+pub fn events_json(events: &[Event]) -> Vec<(u32, String)> {
+    events.iter().map(|e| (e.round, json(e))).collect()
+}
+
 /// Everything one advance adds to a run, written in one transaction.
 #[derive(Debug)]
 pub struct Advance<'a> {
     pub rounds: Vec<RoundRow>,
-    pub events: &'a [Event],
+    /// New events as (round, the event's JSON), numbered from `first_event`: serialised once by
+    /// the caller, which answers with the same bytes (`events_json`).
+    pub events: Vec<(u32, String)>,
     pub first_event: usize,
     pub intents: &'a [RecordedIntent],
     pub first_intent: usize,
@@ -234,14 +243,28 @@ fn checkpoint_periodically(conn: Connection, stop: mpsc::Receiver<()>) {
 /// The writer thread: takes what is queued (at most `MAX_GROUP`), writes each in a savepoint of
 /// one transaction, commits, then answers each. A failed write is rolled back alone; a failed
 /// commit fails the whole group (none of it is in the file).
-fn write_groups(conn: Connection, jobs: mpsc::Receiver<(Job, Reply)>) {
+///
+/// With a `window`, the writer waits up to that long after the first write of a group for more
+/// to arrive before it begins (a deliberate batching window, `StoreOptions::commit_window`).
+fn write_groups(conn: Connection, jobs: mpsc::Receiver<(Job, Reply)>, window: std::time::Duration) {
     while let Ok(first) = jobs.recv() {
         let began = std::time::Instant::now();
         let mut group = vec![first];
+        let until = began + window;
         while group.len() < MAX_GROUP {
             match jobs.try_recv() {
                 Ok(j) => group.push(j),
-                Err(_) => break,
+                Err(mpsc::TryRecvError::Disconnected) => break,
+                Err(mpsc::TryRecvError::Empty) => {
+                    let left = until.saturating_duration_since(std::time::Instant::now());
+                    if left.is_zero() {
+                        break;
+                    }
+                    match jobs.recv_timeout(left) {
+                        Ok(j) => group.push(j),
+                        Err(_) => break,
+                    }
+                }
             }
         }
         let size = group.len();
@@ -254,11 +277,13 @@ fn write_groups(conn: Connection, jobs: mpsc::Receiver<(Job, Reply)>) {
             continue;
         }
         let mut done = Vec::with_capacity(group.len());
+        // The savepoint statements are prepared once (not parsed twice per write).
+        let savepoint = |sql: &str| conn.prepare_cached(sql).and_then(|mut st| st.execute([])).map(|_| ());
         for (job, reply) in group {
-            let out = match conn.execute_batch("SAVEPOINT job") {
+            let out = match savepoint("SAVEPOINT job") {
                 Err(e) => Err(StoreError::Sql(e)),
                 Ok(()) => match job(&conn) {
-                    Ok(v) => conn.execute_batch("RELEASE job").map(|_| v).map_err(StoreError::Sql),
+                    Ok(v) => savepoint("RELEASE job").map(|_| v).map_err(StoreError::Sql),
                     Err(e) => {
                         let _ = conn.execute_batch("ROLLBACK TO job; RELEASE job");
                         Err(e)
@@ -296,9 +321,22 @@ fn corrupt(e: impl std::fmt::Display) -> StoreError {
     StoreError::Corrupt(e.to_string())
 }
 
+/// How a store is run (`microfut serve` flags).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct StoreOptions {
+    /// How long the writer waits, after the first write of a group, for more writes to join the
+    /// same transaction (zero: it begins at once with whatever is queued). See BENCHMARKS.md.
+    pub commit_window: std::time::Duration,
+}
+
 impl Store {
     /// Opens (creating if needed) the store at `path` and brings its schema up to date.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
+        Store::open_with(path, StoreOptions::default())
+    }
+
+    /// `open`, with `options`.
+    pub fn open_with(path: &Path, options: StoreOptions) -> Result<Store, StoreError> {
         let open_err =
             |e: &dyn std::fmt::Display| StoreError::Open { path: path.display().to_string(), message: e.to_string() };
         let mut conn = Connection::open(path).map_err(|e| open_err(&e))?;
@@ -316,7 +354,7 @@ impl Store {
         let (jobs, queue) = mpsc::channel();
         let writer = std::thread::Builder::new()
             .name("run-store-writer".into())
-            .spawn(move || write_groups(conn, queue))
+            .spawn(move || write_groups(conn, queue, options.commit_window))
             .map_err(|e| open_err(&e))?;
         Ok(Store {
             path: path.to_path_buf(),
@@ -435,12 +473,12 @@ impl Store {
     ) -> Result<impl FnOnce(&Connection) -> Result<(), StoreError> + Send + 'static, StoreError> {
         let id = id.to_string();
         let rounds: Vec<RoundRow> = a.rounds.clone();
-        let events = a
+        let events: Vec<(i64, u32, String)> = a
             .events
             .iter()
             .enumerate()
-            .map(|(k, e)| Ok(((a.first_event + k) as i64, e.round, serde_json::to_string(e).map_err(corrupt)?)))
-            .collect::<Result<Vec<_>, StoreError>>()?;
+            .map(|(k, (round, body))| ((a.first_event + k) as i64, *round, body.clone()))
+            .collect();
         let intents = a
             .intents
             .iter()
