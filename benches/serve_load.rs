@@ -10,7 +10,7 @@
 use microfut::api::dto::{AdvanceRequest, Until};
 use microfut::api::{self, Runs};
 use microfut::catalog::{Catalog, ContentTree};
-use microfut::store::{Store, StoreOptions, timing};
+use microfut::store::{Store, timing};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -20,9 +20,7 @@ fn env(name: &str, default: u64) -> u64 {
 }
 
 fn runs_in(dir: &std::path::Path) -> Arc<Runs> {
-    // COMMIT_WINDOW_US: the writer's batching window (`serve --commit-window-us`), 0 by default.
-    let window = Duration::from_micros(env("COMMIT_WINDOW_US", 0));
-    let store = Store::open_with(&dir.join("runs.db"), StoreOptions { commit_window: window }).expect("store");
+    let store = Store::open(&dir.join("runs.db")).expect("store");
     Arc::new(Runs::new(Arc::new(Catalog::load(&ContentTree::embedded())), Arc::new(store)))
 }
 

@@ -91,13 +91,8 @@ async fn method_not_allowed(method: axum::http::Method, uri: axum::http::Uri) ->
 }
 
 /// Opens the store and serves until interrupted. Prints `listening on http://ADDR` once bound.
-pub fn serve(
-    catalog: Catalog,
-    bind: SocketAddr,
-    db: &std::path::Path,
-    options: crate::store::StoreOptions,
-) -> Result<(), String> {
-    let store = Store::open_with(db, options).map_err(|e| e.to_string())?;
+pub fn serve(catalog: Catalog, bind: SocketAddr, db: &std::path::Path) -> Result<(), String> {
+    let store = Store::open(db).map_err(|e| e.to_string())?;
     // Space Football's battlefield rides along when the catalog holds a playable revision of it.
     let space = catalog.revision("space", None).ok().and_then(|r| crate::space::compile(r).ok());
     let space = match space {

@@ -78,14 +78,26 @@ pub struct Runs {
     live: Mutex<LiveCache<tokio::sync::Mutex<Option<LiveRun>>>>,
 }
 
+/// The SHA-256 of `s` in lowercase hex. Every write checks its token with it, so it is written
+/// into one buffer (formatting each byte with `format!` cost ~2 % of an advance's CPU).
 pub fn sha256_hex(s: &str) -> String {
-    Sha256::digest(s.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+    hex(&Sha256::digest(s.as_bytes()))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        out.push(DIGITS[usize::from(b >> 4)] as char);
+        out.push(DIGITS[usize::from(b & 15)] as char);
+    }
+    out
 }
 
 fn random_hex(bytes: usize) -> ApiResult<String> {
     let mut buf = vec![0u8; bytes];
     getrandom::fill(&mut buf).map_err(|e| ApiError::unavailable(format!("no randomness: {e}")))?;
-    Ok(buf.iter().map(|b| format!("{b:02x}")).collect())
+    Ok(hex(&buf))
 }
 
 fn store_err(e: crate::store::StoreError) -> ApiError {

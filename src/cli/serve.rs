@@ -12,14 +12,9 @@ pub struct ServeArgs {
     /// The SQLite run store (created when missing).
     #[arg(long, default_value = "microfut.db")]
     pub db: PathBuf,
-    /// Microseconds the run store's writer waits after a write for others to share its
-    /// transaction (0: commit at once; a bounded wait trades each write's latency for larger groups).
-    #[arg(long, default_value_t = 0)]
-    pub commit_window_us: u64,
 }
 
 pub fn run(content: Option<&Path>, args: ServeArgs) -> CliResult {
     let catalog = load_catalog(content)?;
-    let store = crate::store::StoreOptions { commit_window: std::time::Duration::from_micros(args.commit_window_us) };
-    crate::api::serve(catalog, args.bind, &args.db, store).map_err(CliError::input)
+    crate::api::serve(catalog, args.bind, &args.db).map_err(CliError::input)
 }

@@ -243,28 +243,14 @@ fn checkpoint_periodically(conn: Connection, stop: mpsc::Receiver<()>) {
 /// The writer thread: takes what is queued (at most `MAX_GROUP`), writes each in a savepoint of
 /// one transaction, commits, then answers each. A failed write is rolled back alone; a failed
 /// commit fails the whole group (none of it is in the file).
-///
-/// With a `window`, the writer waits up to that long after the first write of a group for more
-/// to arrive before it begins (a deliberate batching window, `StoreOptions::commit_window`).
-fn write_groups(conn: Connection, jobs: mpsc::Receiver<(Job, Reply)>, window: std::time::Duration) {
+fn write_groups(conn: Connection, jobs: mpsc::Receiver<(Job, Reply)>) {
     while let Ok(first) = jobs.recv() {
         let began = std::time::Instant::now();
         let mut group = vec![first];
-        let until = began + window;
         while group.len() < MAX_GROUP {
             match jobs.try_recv() {
                 Ok(j) => group.push(j),
-                Err(mpsc::TryRecvError::Disconnected) => break,
-                Err(mpsc::TryRecvError::Empty) => {
-                    let left = until.saturating_duration_since(std::time::Instant::now());
-                    if left.is_zero() {
-                        break;
-                    }
-                    match jobs.recv_timeout(left) {
-                        Ok(j) => group.push(j),
-                        Err(_) => break,
-                    }
-                }
+                Err(_) => break,
             }
         }
         let size = group.len();
@@ -321,22 +307,9 @@ fn corrupt(e: impl std::fmt::Display) -> StoreError {
     StoreError::Corrupt(e.to_string())
 }
 
-/// How a store is run (`microfut serve` flags).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct StoreOptions {
-    /// How long the writer waits, after the first write of a group, for more writes to join the
-    /// same transaction (zero: it begins at once with whatever is queued). See BENCHMARKS.md.
-    pub commit_window: std::time::Duration,
-}
-
 impl Store {
     /// Opens (creating if needed) the store at `path` and brings its schema up to date.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
-        Store::open_with(path, StoreOptions::default())
-    }
-
-    /// `open`, with `options`.
-    pub fn open_with(path: &Path, options: StoreOptions) -> Result<Store, StoreError> {
         let open_err =
             |e: &dyn std::fmt::Display| StoreError::Open { path: path.display().to_string(), message: e.to_string() };
         let mut conn = Connection::open(path).map_err(|e| open_err(&e))?;
@@ -354,7 +327,7 @@ impl Store {
         let (jobs, queue) = mpsc::channel();
         let writer = std::thread::Builder::new()
             .name("run-store-writer".into())
-            .spawn(move || write_groups(conn, queue, options.commit_window))
+            .spawn(move || write_groups(conn, queue))
             .map_err(|e| open_err(&e))?;
         Ok(Store {
             path: path.to_path_buf(),
