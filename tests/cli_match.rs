@@ -41,13 +41,18 @@ fn match_prints_score_and_statistics() {
         "on target",
         "sum of shot probabilities",
         "passes completed / attempted",
-        "crosses",
-        "dribbles won / lost",
+        "crosses completed / attempted",
+        "dribbles won / attempted",
+        "duels on the ball won / lost",
         "tackles",
         "interceptions",
         "blocks",
         "saves",
         "fouls",
+        "corners",
+        "free kicks",
+        "penalties scored / awarded",
+        "substitutions",
         "possession %",
         "distance covered (km)",
         "mean stamina at full time",
@@ -82,6 +87,23 @@ fn match_prints_score_and_statistics() {
         }
     }
     assert_eq!(v["score"][0], v["stats"]["home"]["goals"]);
+    // Each "won / attempted" row prints the counters it names: the dribble is the `take_ons`
+    // counter, the duels on the ball are `dribbles_won/lost` (one name per thing on screen).
+    let row = |label: &str| -> Vec<String> {
+        let line = out.lines().find(|l| l.trim_start().starts_with(label)).unwrap_or_else(|| panic!("{label}"));
+        line.trim_start()[label.len()..].split_whitespace().map(str::to_string).collect()
+    };
+    let (h, a) = (&v["stats"]["home"], &v["stats"]["away"]);
+    let pair = |s: &serde_json::Value, x: &str, y: &str| format!("{}/{}", s[x], s[y]);
+    for (label, x, y) in [
+        ("dribbles won / attempted", "take_ons_won", "take_ons"),
+        ("duels on the ball won / lost", "dribbles_won", "dribbles_lost"),
+        ("crosses completed / attempted", "crosses_completed", "crosses"),
+        ("penalties scored / awarded", "penalty_goals", "penalties"),
+    ] {
+        assert_eq!(row(label), vec![pair(h, x, y), pair(a, x, y)], "{label}");
+    }
+    assert_eq!(row("corners"), vec![h["corners"].to_string(), a["corners"].to_string()]);
 }
 
 #[test]

@@ -266,9 +266,20 @@ fn table(m: &Match, s: &[TeamStats; 2]) -> String {
             format!("{}/{} ({:.0}%)", s[0].passes_completed, s[0].passes, 100.0 * s[0].pass_completion()),
             format!("{}/{} ({:.0}%)", s[1].passes_completed, s[1].passes, 100.0 * s[1].pass_completion()),
         ),
-        ("crosses", s[0].crosses.to_string(), s[1].crosses.to_string()),
         (
-            "dribbles won / lost",
+            "crosses completed / attempted",
+            format!("{}/{}", s[0].crosses_completed, s[0].crosses),
+            format!("{}/{}", s[1].crosses_completed, s[1].crosses),
+        ),
+        // The dribble (the intent to beat the man ahead) is stored as `take_ons`, a wire name
+        // frozen in run records; the duels a carrier fights on the move are `dribbles_won/lost`.
+        (
+            "dribbles won / attempted",
+            format!("{}/{}", s[0].take_ons_won, s[0].take_ons),
+            format!("{}/{}", s[1].take_ons_won, s[1].take_ons),
+        ),
+        (
+            "duels on the ball won / lost",
             format!("{}/{}", s[0].dribbles_won, s[0].dribbles_lost),
             format!("{}/{}", s[1].dribbles_won, s[1].dribbles_lost),
         ),
@@ -277,6 +288,14 @@ fn table(m: &Match, s: &[TeamStats; 2]) -> String {
         ("blocks", s[0].blocks.to_string(), s[1].blocks.to_string()),
         ("saves", s[0].saves.to_string(), s[1].saves.to_string()),
         ("fouls", s[0].fouls.to_string(), s[1].fouls.to_string()),
+        ("corners", s[0].corners.to_string(), s[1].corners.to_string()),
+        ("free kicks", s[0].free_kicks.to_string(), s[1].free_kicks.to_string()),
+        (
+            "penalties scored / awarded",
+            format!("{}/{}", s[0].penalty_goals, s[0].penalties),
+            format!("{}/{}", s[1].penalty_goals, s[1].penalties),
+        ),
+        ("substitutions", s[0].substitutions.to_string(), s[1].substitutions.to_string()),
         ("possession %", format!("{:.1}", s[0].possession), format!("{:.1}", s[1].possession)),
         ("distance covered (km)", format!("{:.1}", s[0].distance_km), format!("{:.1}", s[1].distance_km)),
         ("mean stamina at full time", format!("{:.1}", s[0].mean_stamina), format!("{:.1}", s[1].mean_stamina)),

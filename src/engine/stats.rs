@@ -12,7 +12,8 @@ pub struct TeamStats {
     pub passes: u32,
     pub passes_completed: u32,
     pub crosses: u32,
-    /// Duels of a carrier on the move (a take-on or a tackle while carrying), won or lost.
+    /// Duels on the ball: a carrier on the move challenged (in a dribble or while carrying), won
+    /// or lost. Shown as "duels on the ball"; the key is a wire name frozen in run records.
     pub dribbles_won: u32,
     pub dribbles_lost: u32,
     pub tackles: u32,
@@ -27,7 +28,9 @@ pub struct TeamStats {
     /// Crosses (and set-piece deliveries) won in the air by a team-mate.
     #[serde(default)]
     pub crosses_completed: u32,
-    /// Take-ons: a carrier choosing to beat the man ahead (a `dribble` intent), and those won.
+    /// Dribbles: a carrier choosing to beat the man ahead (a `dribble` intent), and those won.
+    /// Stored as `take_ons`, a wire name frozen in run records and published calibration targets
+    /// (`take_ons_per_match`); everything shown to a person calls them dribbles.
     #[serde(default)]
     pub take_ons: u32,
     #[serde(default)]

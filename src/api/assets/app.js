@@ -29,8 +29,11 @@ const UI = {
     candidates_weighed: 'candidates weighed', human: 'you', minute: 'min', player: 'Player', kind: 'Kind',
     attributes: 'Attributes', skills: 'Skills', characteristics: 'Characteristics', tests: 'Tests', derived: 'Derived',
     stat: { goals: 'goals', shots: 'shots', on_target: 'on target', passes: 'passes', passes_completed: 'passes completed',
-      crosses: 'crosses', dribbles_won: 'dribbles won', dribbles_lost: 'dribbles lost', tackles: 'tackles',
+      crosses: 'crosses', crosses_completed: 'crosses completed', take_ons: 'dribbles', take_ons_won: 'dribbles won',
+      dribbles_won: 'duels on the ball won', dribbles_lost: 'duels on the ball lost', tackles: 'tackles',
       interceptions: 'interceptions', blocks: 'blocks', saves: 'saves', fouls: 'fouls', possession: 'possession %',
+      corners: 'corners', free_kicks: 'free kicks', penalties: 'penalties', penalty_goals: 'penalties scored',
+      substitutions: 'substitutions',
       distance_km: 'distance (km)', mean_stamina: 'mean stamina', shot_probability_sum: 'sum of shot chances' },
     ev: {
       kick_off: (e) => `Kick-off (${side(e.team)})`,
@@ -75,8 +78,11 @@ const UI = {
     candidates_weighed: 'candidatos pesados', human: 'você', minute: 'min', player: 'Jogador', kind: 'Tipo',
     attributes: 'Atributos', skills: 'Habilidades', characteristics: 'Características', tests: 'Testes', derived: 'Derivados',
     stat: { goals: 'gols', shots: 'finalizações', on_target: 'no alvo', passes: 'passes', passes_completed: 'passes certos',
-      crosses: 'cruzamentos', dribbles_won: 'dribles certos', dribbles_lost: 'dribles errados', tackles: 'desarmes',
+      crosses: 'cruzamentos', crosses_completed: 'cruzamentos certos', take_ons: 'dribles', take_ons_won: 'dribles certos',
+      dribbles_won: 'duelos com a bola vencidos', dribbles_lost: 'duelos com a bola perdidos', tackles: 'desarmes',
       interceptions: 'interceptações', blocks: 'bloqueios', saves: 'defesas', fouls: 'faltas', possession: 'posse %',
+      corners: 'escanteios', free_kicks: 'faltas cobradas', penalties: 'pênaltis', penalty_goals: 'pênaltis convertidos',
+      substitutions: 'substituições',
       distance_km: 'distância (km)', mean_stamina: 'stamina média', shot_probability_sum: 'soma das chances de chute' },
     ev: {
       kick_off: (e) => `Saída de bola (${side(e.team)})`,
@@ -348,7 +354,7 @@ function intentLabel(k) {
   switch (k.kind) {
     case 'carry': return `${pt ? 'Conduzir' : 'Carry'} ${k.target}°`;
     case 'pass': return `${pt ? 'Passe para' : 'Pass to'} ${nameOf(`${S.view.human}-${k.target}`)}`;
-    case 'dribble': return `${pt ? 'Driblar' : 'Take on'} ${nameOf(`${S.view.human === 'home' ? 'away' : 'home'}-${k.target}`)}`;
+    case 'dribble': return `${pt ? 'Driblar' : 'Dribble past'} ${nameOf(`${S.view.human === 'home' ? 'away' : 'home'}-${k.target}`)}`;
     case 'shoot': return pt ? 'Chutar' : 'Shoot';
     case 'cross': return pt ? 'Cruzar' : 'Cross';
     default: return k.intent;
