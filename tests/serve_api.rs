@@ -695,7 +695,7 @@ fn the_decision_log_reads_exactly_its_retention_while_expiry_is_batched() {
         let finished = k + 1 == advances;
         let advance = microfut::store::Advance {
             rounds: vec![microfut::store::RoundRow { round: k as u32, hash: "0".repeat(16), rolls: "[]".into() }],
-            events: &[],
+            events: Vec::new(),
             first_event: 0,
             intents: &[],
             first_intent: 0,
@@ -752,7 +752,7 @@ fn bare_advance(
 ) -> microfut::store::Advance<'_> {
     microfut::store::Advance {
         rounds,
-        events: &[],
+        events: Vec::new(),
         first_event: 0,
         intents: &[],
         first_intent: 0,
@@ -847,4 +847,39 @@ async fn concurrent_http_advances_are_each_answered_after_their_commit() {
         }
     });
     assert!(all.await.is_ok(), "some advance was never answered");
+}
+
+/// An advance's reply carries its events as the run store keeps them, byte for byte (they are
+/// serialised once and the same bytes go to both): the events of every reply, in order, are the
+/// stored rows.
+#[tokio::test]
+async fn replies_carry_the_stored_event_bytes() {
+    let s = server();
+    let (id, token) = s.create(None, 7).await;
+    let mut answered: Vec<String> = Vec::new();
+    for _ in 0..150 {
+        let r = s.post(&format!("/api/v1/runs/{id}/advance"), json!({"until": "round"}), Some(&token)).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+        answered.extend(r.body["events"].as_array().unwrap().iter().map(Value::to_string));
+    }
+    assert!(answered.len() > 40, "{} events", answered.len());
+    let c = rusqlite::Connection::open(s.runs.store.path()).unwrap();
+    let mut st = c.prepare("SELECT body FROM events WHERE run_id = ?1 ORDER BY seq").unwrap();
+    let stored: Vec<String> = st.query_map([&id], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
+    // The match's opening event (the kick-off, written with the first advance) is in no reply.
+    let opening = stored.len() - answered.len();
+    assert!(opening <= 1 && stored[..opening].iter().all(|e| e.contains("\"kind\":\"kick_off\"")), "{stored:?}");
+    for (k, (a, s)) in answered.iter().zip(&stored[opening..]).enumerate() {
+        assert_eq!(a, s, "event {k}");
+    }
+}
+
+/// Every write checks its token by its SHA-256 in hex (`sha256_hex`, written without `format!`).
+#[test]
+fn token_digests_are_sha256_in_lowercase_hex() {
+    assert_eq!(
+        microfut::api::runs::sha256_hex("abc"),
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    );
+    assert_eq!(microfut::api::runs::sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
 }

@@ -132,9 +132,10 @@ pub struct AdvanceResult {
     pub score: [u32; 2],
     pub finished: bool,
     pub pending: Option<PendingView>,
-    /// Events of the rounds played, in order (the engine's event documents).
+    /// Events of the rounds played, in order (the engine's event documents, byte for byte as
+    /// the run store keeps them).
     #[schema(value_type = Vec<Object>)]
-    pub events: Vec<serde_json::Value>,
+    pub events: Vec<Box<serde_json::value::RawValue>>,
     /// The tests rolled in the last round played.
     pub rolls: Vec<RollView>,
 }
@@ -176,8 +177,9 @@ pub struct IntentResult {
     pub rolls: Vec<RollView>,
     /// Tests rolled as the round opened, before the decision (off-ball positioning, a restart).
     pub earlier_rolls: Vec<RollView>,
+    /// The events of the round, byte for byte as the run store keeps them.
     #[schema(value_type = Vec<Object>)]
-    pub events: Vec<serde_json::Value>,
+    pub events: Vec<Box<serde_json::value::RawValue>>,
     pub score: [u32; 2],
     pub finished: bool,
     pub pending: Option<PendingView>,

@@ -181,11 +181,20 @@ pub struct RoundRow {
     pub rolls: String,
 }
 
+/// The new events of a run, serialised once: the rows `Advance::events` stores and, from the
+/// same strings, the reply's events (`RawValue`), so an advance does not serialise its events
+/// twice (once for the store, once through a `serde_json::Value` for the reply).
+pub fn events_json(events: &[Event]) -> Vec<(u32, String)> {
+    events.iter().map(|e| (e.round, json(e))).collect()
+}
+
 /// Everything one advance adds to a run, written in one transaction.
 #[derive(Debug)]
 pub struct Advance<'a> {
     pub rounds: Vec<RoundRow>,
-    pub events: &'a [Event],
+    /// New events as (round, the event's JSON), numbered from `first_event`: serialised once by
+    /// the caller, which answers with the same bytes (`events_json`).
+    pub events: Vec<(u32, String)>,
     pub first_event: usize,
     pub intents: &'a [RecordedIntent],
     pub first_intent: usize,
@@ -254,11 +263,13 @@ fn write_groups(conn: Connection, jobs: mpsc::Receiver<(Job, Reply)>) {
             continue;
         }
         let mut done = Vec::with_capacity(group.len());
+        // The savepoint statements are prepared once (not parsed twice per write).
+        let savepoint = |sql: &str| conn.prepare_cached(sql).and_then(|mut st| st.execute([])).map(|_| ());
         for (job, reply) in group {
-            let out = match conn.execute_batch("SAVEPOINT job") {
+            let out = match savepoint("SAVEPOINT job") {
                 Err(e) => Err(StoreError::Sql(e)),
                 Ok(()) => match job(&conn) {
-                    Ok(v) => conn.execute_batch("RELEASE job").map(|_| v).map_err(StoreError::Sql),
+                    Ok(v) => savepoint("RELEASE job").map(|_| v).map_err(StoreError::Sql),
                     Err(e) => {
                         let _ = conn.execute_batch("ROLLBACK TO job; RELEASE job");
                         Err(e)
@@ -435,12 +446,12 @@ impl Store {
     ) -> Result<impl FnOnce(&Connection) -> Result<(), StoreError> + Send + 'static, StoreError> {
         let id = id.to_string();
         let rounds: Vec<RoundRow> = a.rounds.clone();
-        let events = a
+        let events: Vec<(i64, u32, String)> = a
             .events
             .iter()
             .enumerate()
-            .map(|(k, e)| Ok(((a.first_event + k) as i64, e.round, serde_json::to_string(e).map_err(corrupt)?)))
-            .collect::<Result<Vec<_>, StoreError>>()?;
+            .map(|(k, (round, body))| ((a.first_event + k) as i64, *round, body.clone()))
+            .collect();
         let intents = a
             .intents
             .iter()
