@@ -116,7 +116,12 @@ test('a person plays: decision, odds, explanation, dice, sheet, languages, full 
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.click('#adv-end');
   await page.waitForSelector('#stats:not([hidden]) table', { timeout: 60000 });
-  assert.match(await page.locator('#stats').textContent(), /possession/);
+  const stats = await page.locator('#stats').textContent();
+  assert.match(stats, /possession/);
+  // A dribble is called one thing on screen; a carrier's challenges are duels on the ball.
+  for (const row of [/dribbles won/, /duels on the ball won/, /crosses completed/, /corners/, /penalties scored/]) {
+    assert.match(stats, row);
+  }
   await page.screenshot({ path: path.join(OUT, 'full-time-1280x720.png'), fullPage: true });
   assertNotBlank(path.join(OUT, 'full-time-1280x720.png'));
   assert.deepEqual(errors, [], 'no script errors');
