@@ -83,7 +83,7 @@ fn fact_of(id: &str) -> &str {
         "passes_per_match" => "passes per match",
         "crosses_per_match" => "crosses per match",
         "cross_completion" => "crosses reaching a team-mate",
-        "take_ons_per_match" => "dribbles per match",
+        "take_ons_per_match" => "dribbles attempted per match",
         "dribble_success" => "dribbles won",
         "tackles_per_match" => "tackles per match",
         "fouls_per_match" => "fouls per match",
