@@ -165,7 +165,7 @@ fn print_rows(db: &std::path::Path) {
 /// Drives every run from its own keep-alive connection for `seconds`. Saturated (`rate` None):
 /// each client sends its next advance as soon as the last is answered; latency is the request's
 /// own. Paced: `rate` advances/s in all, each client on a fixed schedule offset from the others,
-/// latency counted from when the request was due (no coordinated omission).
+/// latency counted from when the request was due (no coordinated omission). Latencies sorted.
 fn drive(
     rt: &tokio::runtime::Runtime,
     addr: std::net::SocketAddr,
@@ -176,7 +176,7 @@ fn drive(
     let started = Instant::now();
     let deadline = started + Duration::from_secs(seconds);
     let clients = ids.len() as f64;
-    let all = rt.block_on(async {
+    let mut all = rt.block_on(async {
         let mut tasks = Vec::new();
         for (k, (id, token)) in ids.iter().cloned().enumerate() {
             tasks.push(tokio::spawn(async move {
@@ -207,7 +207,19 @@ fn drive(
         }
         all
     });
+    all.sort();
     (all, started.elapsed().as_secs_f64())
+}
+
+/// Rate and latency percentiles of sorted latencies gathered over `elapsed` seconds.
+fn summary(sorted: &[Duration], elapsed: f64) -> String {
+    format!(
+        "{:.0} advances/s, p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+        sorted.len() as f64 / elapsed,
+        percentile(sorted, 0.50),
+        percentile(sorted, 0.99),
+        sorted[sorted.len() - 1].as_secs_f64() * 1000.0
+    )
 }
 
 fn main() {
@@ -240,17 +252,10 @@ fn main() {
         timing::enable();
     }
     let client_rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    let (mut latencies, elapsed) = drive(&client_rt, addr, &ids, seconds, None);
-    latencies.sort();
+    let (latencies, elapsed) = drive(&client_rt, addr, &ids, seconds, None);
     let n = latencies.len();
     println!("serve_load: {n_runs} concurrent runs advancing round by round over HTTP/1.1 keep-alive, {seconds} s");
-    println!(
-        "  HTTP end to end : {n} advances, {:.0} advances/s, p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
-        n as f64 / elapsed,
-        percentile(&latencies, 0.50),
-        percentile(&latencies, 0.99),
-        latencies[n - 1].as_secs_f64() * 1000.0
-    );
+    println!("  HTTP end to end : {n} advances, {}", summary(&latencies, elapsed));
     if timed {
         print_phases(percentile(&latencies, 0.99));
         print_rows(&dir.path().join("runs.db"));
@@ -260,15 +265,11 @@ fn main() {
     // answer delays no later request, and each latency counts from when it was due).
     let rate = env("RATE", 2000);
     if rate > 0 {
-        let (mut paced, elapsed) = drive(&client_rt, addr, &ids, seconds, Some(rate as f64));
-        paced.sort();
-        let m = paced.len();
+        let (paced, elapsed) = drive(&client_rt, addr, &ids, seconds, Some(rate as f64));
         println!(
-            "  HTTP paced      : {m} advances due at {rate}/s, {:.0} advances/s answered, p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms (from when each was due)",
-            m as f64 / elapsed,
-            percentile(&paced, 0.50),
-            percentile(&paced, 0.99),
-            paced[m - 1].as_secs_f64() * 1000.0
+            "  HTTP paced      : {} advances due at {rate}/s, {} answered (latency from when each was due)",
+            paced.len(),
+            summary(&paced, elapsed)
         );
     }
     drop(server_rt);

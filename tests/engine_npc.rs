@@ -22,16 +22,7 @@ fn empty_scene() -> Match {
         }
     }
     let mut m = Match::new(rules, &fixture_club("test_home"), &away, 1, Options::default()).unwrap();
-    for slot in 0..11 {
-        let home = m.player_in_slot(0, slot).unwrap();
-        let away = m.player_in_slot(1, slot).unwrap();
-        m.place(home, V2::new(4.0 + 4.0 * slot as f64, 0.5), V2::new(1.0, 0.0));
-        m.place(away, V2::new(4.0 + 4.0 * slot as f64, 67.5), V2::new(-1.0, 0.0));
-    }
-    // Keepers in goal.
-    let (hk, ak) = (m.player_in_slot(0, 0).unwrap(), m.player_in_slot(1, 0).unwrap());
-    m.place(hk, V2::new(1.0, 34.0), V2::new(1.0, 0.0));
-    m.place(ak, V2::new(103.5, 34.0), V2::new(-1.0, 0.0));
+    clear_the_pitch(&mut m);
     m
 }
 

@@ -7,6 +7,8 @@
 //! repository's content folder (or `MICROFUT_TEST_CONTENT`, so a sabotaged copy can show that an
 //! assertion fails without its change, without rebuilding the embedded copy).
 
+mod common;
+use common::clear_the_pitch;
 use microfut::catalog::{Catalog, ContentTree};
 use microfut::club::Club;
 use microfut::engine::geometry::V2;
@@ -52,15 +54,7 @@ const REFERENCE: &str = "sociedade_esportiva_serra_azul";
 fn scene(rules: &Arc<Rules>, d: f64, mate: V2) -> Match {
     let c = club(REFERENCE);
     let mut m = Match::new(rules.clone(), &c, &c, 1, Options::default()).unwrap();
-    for slot in 0..11 {
-        let home = m.player_in_slot(0, slot).unwrap();
-        let away = m.player_in_slot(1, slot).unwrap();
-        m.place(home, V2::new(4.0 + 4.0 * slot as f64, 0.5), V2::new(1.0, 0.0));
-        m.place(away, V2::new(4.0 + 4.0 * slot as f64, 67.5), V2::new(-1.0, 0.0));
-    }
-    let (hk, ak) = (m.player_in_slot(0, 0).unwrap(), m.player_in_slot(1, 0).unwrap());
-    m.place(hk, V2::new(1.0, 34.0), V2::new(1.0, 0.0));
-    m.place(ak, V2::new(103.5, 34.0), V2::new(-1.0, 0.0));
+    clear_the_pitch(&mut m);
     let striker = m.player_in_slot(0, 9).unwrap();
     m.place(striker, V2::new(105.0 - d, 34.0), V2::new(1.0, 0.0));
     m.place(m.player_in_slot(0, 10).unwrap(), mate, V2::new(1.0, 0.0));

@@ -666,23 +666,8 @@ fn the_decision_log_reads_exactly_its_retention_while_expiry_is_batched() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("runs.db");
     let store = Store::open(&path).unwrap();
-    let club = |file: &str| microfut::club::Club::from_value(serde_json::from_str(file).unwrap()).unwrap();
     let retention = 5;
-    let run = microfut::store::NewRun {
-        id: "r1".into(),
-        token_sha256: "0".repeat(64),
-        ruleset: "microfut".into(),
-        revision: "0.5.5".into(),
-        fingerprint: "sha256:test".into(),
-        engine_version: "test".into(),
-        seed: 1,
-        human: None,
-        formations: [None, None],
-        home: club(include_str!("../content/microfut/clubs/esporte_clube_mandacaru.json")),
-        away: club(include_str!("../content/microfut/clubs/uniao_pedra_branca.json")),
-        retention,
-    };
-    store.create_run(&run).unwrap();
+    bare_run(&store, "r1", retention);
     let rows = || -> i64 {
         let c = rusqlite::Connection::open(&path).unwrap();
         c.query_row("SELECT count(*) FROM decisions WHERE run_id = 'r1'", [], |r| r.get(0)).unwrap()
@@ -766,7 +751,7 @@ fn bare_advance(
     }
 }
 
-fn bare_run(store: &Store, id: &str) {
+fn bare_run(store: &Store, id: &str, retention: usize) {
     let club = |file: &str| microfut::club::Club::from_value(serde_json::from_str(file).unwrap()).unwrap();
     store
         .create_run(&microfut::store::NewRun {
@@ -781,7 +766,7 @@ fn bare_run(store: &Store, id: &str) {
             formations: [None, None],
             home: club(include_str!("../content/microfut/clubs/esporte_clube_mandacaru.json")),
             away: club(include_str!("../content/microfut/clubs/uniao_pedra_branca.json")),
-            retention: 10,
+            retention,
         })
         .unwrap();
 }
@@ -794,8 +779,8 @@ fn bare_run(store: &Store, id: &str) {
 fn a_write_queued_while_another_commits_lands_without_a_later_write() {
     let dir = tempfile::tempdir().unwrap();
     let store = Arc::new(Store::open(&dir.path().join("runs.db")).unwrap());
-    bare_run(&store, "big");
-    bare_run(&store, "small");
+    bare_run(&store, "big", 10);
+    bare_run(&store, "small", 10);
     let stats = Default::default();
     let advance = |rounds: Vec<microfut::store::RoundRow>| bare_advance(rounds, &stats);
     let row =

@@ -102,6 +102,21 @@ pub fn engine_rules() -> std::sync::Arc<microfut::engine::Rules> {
     microfut::run::rules_for(&catalog, Some(ENGINE_REVISION)).expect("engine revision compiles")
 }
 
+/// Moves every player of a match out of the way — along the touchlines of the home half, the
+/// keepers in goal — so a test places only the players it is about.
+pub fn clear_the_pitch(m: &mut microfut::engine::Match) {
+    use microfut::engine::geometry::V2;
+    for slot in 0..11 {
+        let home = m.player_in_slot(0, slot).unwrap();
+        let away = m.player_in_slot(1, slot).unwrap();
+        m.place(home, V2::new(4.0 + 4.0 * slot as f64, 0.5), V2::new(1.0, 0.0));
+        m.place(away, V2::new(4.0 + 4.0 * slot as f64, 67.5), V2::new(-1.0, 0.0));
+    }
+    let (hk, ak) = (m.player_in_slot(0, 0).unwrap(), m.player_in_slot(1, 0).unwrap());
+    m.place(hk, V2::new(1.0, 34.0), V2::new(1.0, 0.0));
+    m.place(ak, V2::new(103.5, 34.0), V2::new(-1.0, 0.0));
+}
+
 pub fn fixture_club(name: &str) -> microfut::club::Club {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/clubs").join(format!("{name}.json"));
     microfut::club::Club::load(&path).expect("fixture club loads")
