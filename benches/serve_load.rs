@@ -267,7 +267,7 @@ fn main() {
     if rate > 0 {
         let (paced, elapsed) = drive(&client_rt, addr, &ids, seconds, Some(rate as f64));
         println!(
-            "  HTTP paced      : {} advances due at {rate}/s, {} answered (latency from when each was due)",
+            "  HTTP paced      : {} advances due at {rate}/s, answered at {} (latency from when each was due)",
             paced.len(),
             summary(&paced, elapsed)
         );
