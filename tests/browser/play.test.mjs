@@ -124,6 +124,12 @@ test('a person plays: decision, odds, explanation, dice, sheet, languages, full 
   }
   await page.screenshot({ path: path.join(OUT, 'full-time-1280x720.png'), fullPage: true });
   assertNotBlank(path.join(OUT, 'full-time-1280x720.png'));
+  // The longer table still fits a phone: no row pushes the page sideways.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.locator('#stats').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(OUT, 'full-time-390x844.png') });
+  assertNotBlank(path.join(OUT, 'full-time-390x844.png'));
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), 'no sideways scroll on a phone');
   assert.deepEqual(errors, [], 'no script errors');
   await page.close();
 });
