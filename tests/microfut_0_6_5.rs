@@ -205,3 +205,29 @@ fn about_three_penalties_in_four_are_scored() {
     assert!((0.65..=0.85).contains(&now), "0.6.5: the best side scores {now:.3}");
     assert!(now < before - 0.03, "0.6.5 {now:.3}, 0.6.4 {before:.3}");
 }
+
+/// 0.6.5's weights give most tests a fractional difficulty, and with one the dice face the next
+/// difficulty up when the fraction's draw says so. What a reader is shown of each roll (the API,
+/// the page, the terminal) must add up whichever way it fell: margin = total − difficulty, the
+/// difficulty being the one the dice faced — the integer part or the next one. A whole match.
+#[test]
+fn every_roll_shown_adds_up_with_fractional_difficulties() {
+    let catalog = catalog();
+    let c = Club::load(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("content/microfut/clubs/sociedade_esportiva_serra_azul.json"),
+    )
+    .unwrap();
+    let mut m = Match::new(rules(&catalog, "0.6.5"), &c, &c, 2, Options::default()).unwrap();
+    let mut rolls = 0;
+    while !m.finished() {
+        m.step();
+        for r in m.round_rolls() {
+            rolls += 1;
+            assert_eq!(r.margin, r.total as i32 - r.difficulty, "{r:?}");
+            if r.probability > 0.0 {
+                assert_eq!(r.success, r.margin >= 0, "{r:?}");
+            }
+        }
+    }
+    assert!(rolls > 1000, "{rolls} rolls");
+}

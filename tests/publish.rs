@@ -8,9 +8,9 @@ use std::path::Path;
 
 fn draft(content: &Path, version: &str) -> std::path::PathBuf {
     // From the newest revision: a draft declares every parameter's domain, as every revision from 0.5.5 on does.
-    let dir = draft_copy(content, "0.6.0", version);
+    let dir = draft_copy(content, "0.6.5", version);
     edit_json(&dir.join("manifest.json"), |m| {
-        m["parent"] = json!("0.6.0");
+        m["parent"] = json!("0.6.5");
         m["change_note"] = json!("Test draft: a longer reach for every kick.");
     });
     edit_json(&dir.join("derived.json"), |d| {
@@ -31,7 +31,7 @@ fn publishing_a_draft_records_it_and_makes_it_usable() {
         serde_json::from_slice(&std::fs::read(content.join("microfut/catalog.json")).unwrap()).unwrap();
     let versions: Vec<&str> =
         cat["published"].as_array().unwrap().iter().map(|e| e["version"].as_str().unwrap()).collect();
-    assert_eq!(versions, ["0.5.0", "0.5.1", "0.5.2", "0.5.3", "0.5.4", "0.5.5", "0.6.0", "0.6.9"]);
+    assert_eq!(versions, ["0.5.0", "0.5.1", "0.5.2", "0.5.3", "0.5.4", "0.5.5", "0.6.0", "0.6.5", "0.6.9"]);
     let manifest: serde_json::Value =
         serde_json::from_slice(&std::fs::read(content.join("microfut/0.6.9/manifest.json")).unwrap()).unwrap();
     assert_eq!(manifest["status"], "published");

@@ -35,6 +35,7 @@ pub struct RollRecord {
     pub player: usize,
     /// Pipeline index in the ruleset.
     pub pipeline: usize,
+    /// The difficulty the dice were compared against.
     pub difficulty: i32,
     pub total: u32,
     pub margin: i32,
@@ -101,7 +102,10 @@ impl Match {
         self.rolls.push(RollRecord {
             player: p,
             pipeline: pipe,
-            difficulty: r.difficulty.unwrap_or(0),
+            // The difficulty the dice faced: with a fractional difficulty the roll is against the
+            // next one up when the fraction's draw says so (`Resolution::roll`), and a reader
+            // must see margin = total − difficulty either way.
+            difficulty: roll.total as i32 - roll.margin,
             total: roll.total,
             margin: roll.margin,
             success: roll.success,

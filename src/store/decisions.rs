@@ -69,7 +69,8 @@ fn personality(p: &Personality) -> (f64, f64, f64) {
 
 /// The row of one decision: `[engine_version, seed, round, club_id, club_personality,
 /// adaptation, player_id, [minute, score, goal_diff, ball, phase], candidates, selected_action,
-/// human]`.
+/// human]`, and a twelfth item, the value of possession, when the revision declares one (0.6.4
+/// on) — rows written before it had none and read back as they were.
 pub fn compact(d: &Decision) -> String {
     let s = &d.match_state_summary;
     let row = (
@@ -85,7 +86,14 @@ pub fn compact(d: &Decision) -> String {
         d.selected_action,
         d.human,
     );
-    serde_json::to_string(&row).expect("decisions serialise")
+    match d.possession_value {
+        None => serde_json::to_string(&row),
+        Some(pv) => {
+            let (a, b, c, e, f, g, h, i, j, k, l) = row;
+            serde_json::to_string(&(a, b, c, e, f, g, h, i, j, k, l, pv))
+        }
+    }
+    .expect("decisions serialise")
 }
 
 fn bad(what: &str) -> StoreError {
@@ -141,7 +149,10 @@ pub fn expand(row: Value) -> Result<Value, StoreError> {
     if row.is_object() {
         return Ok(row);
     }
-    let mut it = items(row, 11, "row")?.into_iter();
+    let mut it = match row {
+        Value::Array(a) if a.len() == 11 || a.len() == 12 => a.into_iter(),
+        _ => return Err(bad("row")),
+    };
     let mut next = || it.next().expect("length checked");
     let (engine_version, seed, round, club_id) = (next(), next(), next(), next());
     let traits = ["verticality", "security", "risk_tolerance"];
@@ -154,7 +165,8 @@ pub fn expand(row: Value) -> Result<Value, StoreError> {
         _ => return Err(bad("candidates")),
     };
     let (selected, human) = (next(), next());
-    Ok(object(
+    let possession_value = it.next();
+    let mut decision = object(
         [
             "engine_version",
             "seed",
@@ -181,5 +193,33 @@ pub fn expand(row: Value) -> Result<Value, StoreError> {
             selected,
             human,
         ],
-    ))
+    );
+    if let (Some(pv), Value::Object(m)) = (possession_value, &mut decision) {
+        if !pv.is_number() {
+            return Err(bad("value of possession"));
+        }
+        m.insert("possession_value".into(), pv);
+    }
+    Ok(decision)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ROW: &str = r#"["0.5.4",5,268,"club",[-2.0,2.0,-3.0],[0.0,0.0,0.0],"club#8",[11.15,[1,0],-1,[18.66,42.48],"build_up"],[],0,false"#;
+
+    /// Rows written before revisions had a value of possession (eleven items) read back without
+    /// one; a twelfth item is the value, and anything but a number there is a corrupt row.
+    #[test]
+    fn the_value_of_possession_is_the_optional_twelfth_item() {
+        let old = expand(serde_json::from_str(&format!("{ROW}]")).unwrap()).unwrap();
+        assert!(old.get("possession_value").is_none(), "{old}");
+        assert_eq!(old["human"], false);
+        let new = expand(serde_json::from_str(&format!("{ROW},0.327]")).unwrap()).unwrap();
+        assert_eq!(new["possession_value"], 0.327);
+        let bad = expand(serde_json::from_str(&format!(r#"{ROW},"x"]"#)).unwrap());
+        assert!(matches!(bad, Err(StoreError::Corrupt(_))), "{bad:?}");
+        assert!(expand(serde_json::from_str(&format!("{ROW},1,2]")).unwrap()).is_err());
+    }
 }
