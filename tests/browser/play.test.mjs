@@ -80,15 +80,26 @@ test('a person plays: decision, odds, explanation, dice, sheet, languages, full 
   assert.match(roll, /3d6 \d+ vs difficulty \d+ → margin [+-]?\d+/);
   assert.ok((await roundOf(page)) > before, 'the round advanced');
 
-  // Advance by keyboard when no decision is pending; else let the NPC choose.
+  // Advance by keyboard when no decision is pending: the round advances, or it stops at once
+  // because the person's player is on the ball again (the receiver of a completed pass) and the
+  // decision shows. The outcome is drawn before the page has asked which: wait until it is idle.
+  await page.waitForFunction(() => !document.querySelector('#adv-end').disabled);
   if (await page.locator('#decision').isHidden()) {
     const r = await roundOf(page);
     await page.locator('body').press('n');
-    await page.waitForFunction((r0) => Number(document.querySelector('#scoreboard .clock').textContent.match(/(\d+)\s*$/)[1]) > r0, r);
+    await page.waitForFunction(
+      (r0) =>
+        Number(document.querySelector('#scoreboard .clock').textContent.match(/(\d+)\s*$/)[1]) > r0 ||
+        !document.querySelector('#decision').hidden,
+      r,
+    );
   }
 
-  // A player's sheet and projection, with contributions in a tooltip.
-  await page.locator('#pitch .pl[data-id="home-9"]').click();
+  // A player's sheet and projection, with contributions in a tooltip. Opened from the keyboard:
+  // the play may still stand at kick-off, where the two strikers' markers overlap and a click
+  // lands on the opponent's (the mouse path is the decision log's and the candidates' above).
+  await page.locator('#pitch .pl[data-id="home-9"]').focus();
+  await page.keyboard.press('Enter');
   await page.waitForSelector('#player:not([hidden]) [data-testid="proj-test"]');
   const proj = page.locator('#player [data-testid="proj-test"] [data-tip]').first();
   await proj.hover();
