@@ -59,6 +59,14 @@ test('a person plays: decision, odds, explanation, dice, sheet, languages, full 
   page.on('pageerror', (e) => errors.push(e.message));
   await startAs(page, 'home', 7);
   assert.equal(await page.locator('#pitch .pl').count(), 22, '22 players on the pitch');
+  // No marker covers another, kick-off included (the strikers stand two metres apart).
+  const closest = await page.evaluate(() => {
+    const at = [...document.querySelectorAll('#pitch .pl')].map((g) => g.getAttribute('transform').match(/[-\d.]+/g).map(Number));
+    let min = Infinity;
+    for (let i = 0; i < at.length; i++) for (let j = i + 1; j < at.length; j++) min = Math.min(min, Math.hypot(at[i][0] - at[j][0], at[i][1] - at[j][1]));
+    return min;
+  });
+  assert.ok(closest >= 2.9, `markers ${closest.toFixed(2)} m apart at the closest`);
 
   await toDecision(page);
   const candidates = page.locator('#candidates button');
@@ -95,11 +103,9 @@ test('a person plays: decision, odds, explanation, dice, sheet, languages, full 
     );
   }
 
-  // A player's sheet and projection, with contributions in a tooltip. Opened from the keyboard:
-  // the play may still stand at kick-off, where the two strikers' markers overlap and a click
-  // lands on the opponent's (the mouse path is the decision log's and the candidates' above).
-  await page.locator('#pitch .pl[data-id="home-9"]').focus();
-  await page.keyboard.press('Enter');
+  // A player's sheet and projection, with contributions in a tooltip (the play may still stand at
+  // kick-off, the two strikers two metres apart: the click must reach the one clicked).
+  await page.locator('#pitch .pl[data-id="home-9"]').click();
   await page.waitForSelector('#player:not([hidden]) [data-testid="proj-test"]');
   const proj = page.locator('#player [data-testid="proj-test"] [data-tip]').first();
   await proj.hover();

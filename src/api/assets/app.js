@@ -290,6 +290,32 @@ function renderScore() {
 }
 
 const SVGNS = 'http://www.w3.org/2000/svg';
+// Where each marker is drawn: the player's position, nudged apart from any marker it would cover
+// (two strikers at kick-off stand two metres apart; their 2.7 m markers overlapped and a click
+// meant for one reached the other). A drawing aid only: every number on the page is the engine's.
+const MARKER_GAP = 3;
+function spread(players) {
+  const at = new Map(players.map((p) => [p.id, [p.x, p.y]]));
+  const pts = players.map((p) => at.get(p.id));
+  for (let pass = 0; pass < 8; pass++) {
+    let moved = false;
+    for (let i = 0; i < pts.length; i++) {
+      for (let j = i + 1; j < pts.length; j++) {
+        let dx = pts[j][0] - pts[i][0]; let dy = pts[j][1] - pts[i][1];
+        let d = Math.hypot(dx, dy);
+        if (d >= MARKER_GAP) continue;
+        if (d < 1e-6) { dx = 0; dy = 1; d = 1; }
+        const push = (MARKER_GAP - d) / 2;
+        pts[i][0] -= (dx / d) * push; pts[i][1] -= (dy / d) * push;
+        pts[j][0] += (dx / d) * push; pts[j][1] += (dy / d) * push;
+        moved = true;
+      }
+    }
+    if (!moved) break;
+  }
+  return at;
+}
+
 function renderPitch() {
   const v = S.view; const p = v.pitch; const m = 3;
   const svg = $('pitch');
@@ -305,11 +331,12 @@ function renderPitch() {
   s += `<rect x="${p.length - p.boxDepth}" y="${gy - bw}" width="${p.boxDepth}" height="${2 * bw}" ${line}/>`;
   s += `<rect x="-1.6" y="${p.postLow}" width="1.6" height="${p.postHigh - p.postLow}" fill="rgba(255,255,255,.25)" stroke="#fff" stroke-width="0.2"/>`;
   s += `<rect x="${p.length}" y="${p.postLow}" width="1.6" height="${p.postHigh - p.postLow}" fill="rgba(255,255,255,.25)" stroke="#fff" stroke-width="0.2"/>`;
+  const at = spread(v.players);
   // Where the selected candidate would send the ball or the carrier.
   if (S.candidates && S.selected !== null) {
     const c = S.candidates.candidates[S.selected];
     const carrier = v.players.find((x) => x.hasBall);
-    if (carrier) s += `<line x1="${carrier.x}" y1="${carrier.y}" x2="${c.dest[0]}" y2="${c.dest[1]}" stroke="var(--accent)" stroke-width="0.35" stroke-dasharray="1 .6"/><circle cx="${c.dest[0]}" cy="${c.dest[1]}" r="0.7" fill="none" stroke="var(--accent)" stroke-width="0.3"/>`;
+    if (carrier) s += `<line x1="${at.get(carrier.id)[0]}" y1="${at.get(carrier.id)[1]}" x2="${c.dest[0]}" y2="${c.dest[1]}" stroke="var(--accent)" stroke-width="0.35" stroke-dasharray="1 .6"/><circle cx="${c.dest[0]}" cy="${c.dest[1]}" r="0.7" fill="none" stroke="var(--accent)" stroke-width="0.3"/>`;
   }
   for (const pl of v.players) {
     const home = pl.side === 'home';
@@ -318,7 +345,7 @@ function renderPitch() {
     const r = 1.35;
     const stam = Math.max(0, Math.min(1, pl.stamina / 100));
     const label = `${pl.name}, #${pl.shirt}, ${L(pl.roleLabel) || pl.role}, ${t('stamina')} ${Math.round(pl.stamina)}`;
-    s += `<g class="pl${S.selectedPlayer === pl.id ? ' sel' : ''}" tabindex="0" role="button" data-id="${pl.id}" aria-label="${esc(label)}" transform="translate(${pl.x} ${pl.y})">`;
+    s += `<g class="pl${S.selectedPlayer === pl.id ? ' sel' : ''}" tabindex="0" role="button" data-id="${pl.id}" aria-label="${esc(label)}" transform="translate(${at.get(pl.id)[0]} ${at.get(pl.id)[1]})">`;
     if (pl.dir) s += `<line x1="0" y1="0" x2="${pl.dir[0] * 2.6}" y2="${pl.dir[1] * 2.6}" stroke="${fill}" stroke-width="0.35" stroke-linecap="round"/>`;
     s += `<circle class="ring" r="${r + 0.35}" fill="none" stroke="rgba(0,0,0,.35)" stroke-width="0.3"/>`;
     s += `<circle r="${r}" fill="${fill}" stroke="${pl.line === 'goalkeeper' ? '#fff' : 'rgba(0,0,0,.5)'}" stroke-width="0.2"/>`;
@@ -328,8 +355,10 @@ function renderPitch() {
     s += `<title>${esc(label)}</title></g>`;
   }
   // A held ball is drawn at the holder's feet, beside his shirt number.
-  const held = v.ball.state === 'held' ? 1.3 : 0;
-  s += `<circle cx="${v.ball.x + held}" cy="${v.ball.y + held}" r="0.55" fill="#fff" stroke="#111" stroke-width="0.15"/>`;
+  const holder = v.ball.state === 'held' ? v.players.find((x) => x.hasBall) : null;
+  const held = holder ? 1.3 : 0;
+  const [bx, by] = holder ? at.get(holder.id) : [v.ball.x, v.ball.y];
+  s += `<circle cx="${bx + held}" cy="${by + held}" r="0.55" fill="#fff" stroke="#111" stroke-width="0.15"/>`;
   svg.innerHTML = s;
 }
 
