@@ -4,52 +4,14 @@
 //! They read the repository's content folder (or `MICROFUT_TEST_CONTENT`, so a sabotaged copy can
 //! show that each assertion fails without its change, without rebuilding the embedded copy).
 
-use microfut::catalog::{Catalog, ContentTree};
+mod common;
+use common::{resolve_json as resolve, revision_rules, stage, test_catalog as catalog};
 use microfut::engine::Rules;
 use serde_json::Value;
-use std::path::PathBuf;
-use std::process::Command;
 use std::sync::Arc;
 
-fn content_dir() -> PathBuf {
-    std::env::var_os("MICROFUT_TEST_CONTENT")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("content"))
-}
-
-fn catalog() -> Catalog {
-    Catalog::load(&ContentTree::from_dir(&content_dir()).unwrap())
-}
-
 fn rules(revision: &str) -> Arc<Rules> {
-    let catalog = catalog();
-    let rev = catalog.revision("microfut", Some(revision)).unwrap().clone();
-    let rs = microfut::ruleset::compile(&rev).unwrap_or_else(|d| panic!("{revision}: {d:?}"));
-    Arc::new(Rules::new(Arc::new(rs)).unwrap())
-}
-
-/// `microfut resolve … --json` on the same content.
-fn resolve(pipeline: &str, sets: &[&str], revision: &str) -> Value {
-    let mut args = vec!["resolve", pipeline];
-    for s in sets {
-        args.extend_from_slice(&["--set", s]);
-    }
-    args.extend_from_slice(&["--revision", revision, "--json"]);
-    let o =
-        Command::new(env!("CARGO_BIN_EXE_microfut")).arg("--content").arg(content_dir()).args(&args).output().unwrap();
-    assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
-    serde_json::from_slice(&o.stdout).unwrap()
-}
-
-fn stage(v: &Value, id: &str) -> f64 {
-    v["contributions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["stage"] == id)
-        .unwrap_or_else(|| panic!("no stage {id}: {v}"))["amount"]
-        .as_f64()
-        .unwrap()
+    revision_rules(&catalog(), revision)
 }
 
 fn has_stage(v: &Value, id: &str) -> bool {

@@ -8,23 +8,15 @@
 //! assertion fails without its change, without rebuilding the embedded copy).
 
 mod common;
-use common::clear_the_pitch;
-use microfut::catalog::{Catalog, ContentTree};
+use common::{clear_the_pitch, sample_club as club, test_catalog};
 use microfut::club::Club;
 use microfut::engine::geometry::V2;
 use microfut::engine::{Candidate, Kind, Match, Options, Rules};
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
-
-fn content_dir() -> PathBuf {
-    std::env::var_os("MICROFUT_TEST_CONTENT")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("content"))
-}
 
 /// A revision's rules, its NPC document edited by `edit` first (a copy: the catalog is not).
 fn rules_with(revision: &str, edit: impl FnOnce(&mut serde_json::Value)) -> Arc<Rules> {
-    let catalog = Catalog::load(&ContentTree::from_dir(&content_dir()).unwrap());
+    let catalog = test_catalog();
     let mut rev = catalog.revision("microfut", Some(revision)).unwrap().clone();
     edit(rev.documents.get_mut("npc.json").unwrap());
     let rs = microfut::ruleset::compile(&rev).unwrap_or_else(|d| panic!("{revision}: {d:?}"));
@@ -37,13 +29,9 @@ fn rules(revision: &str) -> Arc<Rules> {
 
 /// 0.6.4's weight of the value of possession.
 fn weight() -> f64 {
-    let catalog = Catalog::load(&ContentTree::from_dir(&content_dir()).unwrap());
+    let catalog = test_catalog();
     let rev = catalog.revision("microfut", Some("0.6.4")).unwrap();
     rev.documents["npc.json"]["possession_value"]["weight"].as_f64().expect("0.6.4 declares possession_value.weight")
-}
-
-fn club(id: &str) -> Club {
-    Club::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("content/microfut/clubs/{id}.json"))).unwrap()
 }
 
 const REFERENCE: &str = "sociedade_esportiva_serra_azul";

@@ -9,50 +9,16 @@
 //! home and away, and the reference club tries dribbles again. The tests read the repository's
 //! content folder (or `MICROFUT_TEST_CONTENT`, so a sabotaged copy can show an assertion failing).
 
-use microfut::catalog::{Catalog, ContentTree};
+mod common;
+use common::{resolve_json as resolve, revision_rules as rules, sample_club, stage, test_catalog as catalog};
+use microfut::catalog::Catalog;
 use microfut::club::Club;
 use microfut::club::generate::{Request, generate};
 use microfut::club::rules::ClubRules;
 use microfut::engine::{Match, Options, Rules, Summary};
-use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::Arc;
 
-fn content_dir() -> PathBuf {
-    std::env::var_os("MICROFUT_TEST_CONTENT")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("content"))
-}
-
-fn catalog() -> Catalog {
-    Catalog::load(&ContentTree::from_dir(&content_dir()).unwrap())
-}
-
-fn rules(catalog: &Catalog, revision: &str) -> Arc<Rules> {
-    let rev = catalog.revision("microfut", Some(revision)).unwrap().clone();
-    let rs = microfut::ruleset::compile(&rev).unwrap_or_else(|d| panic!("{revision}: {d:?}"));
-    Arc::new(Rules::new(Arc::new(rs)).unwrap())
-}
-
-fn resolve(pipeline: &str, sets: &[String], revision: &str) -> Value {
-    let mut args: Vec<String> = vec!["resolve".into(), pipeline.into()];
-    for s in sets {
-        args.extend(["--set".into(), s.clone()]);
-    }
-    args.extend(["--revision".into(), revision.into(), "--json".into()]);
-    let o =
-        Command::new(env!("CARGO_BIN_EXE_microfut")).arg("--content").arg(content_dir()).args(&args).output().unwrap();
-    assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
-    serde_json::from_slice(&o.stdout).unwrap()
-}
-
-fn base(v: &Value) -> f64 {
-    v["contributions"].as_array().unwrap().iter().find(|c| c["stage"] == "base").unwrap_or_else(|| panic!("{v}"))
-        ["amount"]
-        .as_f64()
-        .unwrap()
-}
+const REFERENCE: &str = "sociedade_esportiva_serra_azul";
 
 /// Each pipeline's inputs, fixed; the skill under study is set over them.
 fn context(pipeline: &str) -> &'static [(&'static str, f64)] {
@@ -90,7 +56,7 @@ fn gap(pipeline: &str, skill: &str, revision: &str) -> f64 {
     let at = |level: f64| {
         let sets: Vec<String> =
             context(pipeline).iter().map(|&(k, v)| format!("{k}={}", if k == skill { level } else { v })).collect();
-        base(&resolve(pipeline, &sets, revision))
+        stage(&resolve(pipeline, &sets, revision), "base")
     };
     at(16.0) - at(12.0)
 }
@@ -172,10 +138,7 @@ fn the_stronger_side_keeps_the_ball_longer_at_home_and_away() {
 #[test]
 fn the_reference_club_tries_dribbles_again() {
     let catalog = catalog();
-    let c = Club::load(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("content/microfut/clubs/sociedade_esportiva_serra_azul.json"),
-    )
-    .unwrap();
+    let c = sample_club(REFERENCE);
     let dribbles = |revision: &str| {
         let r = rules(&catalog, revision);
         mean(play(&r, &c, &c, 1..=10).iter().map(|s| f64::from(s.stats.home.take_ons + s.stats.away.take_ons)))
@@ -191,10 +154,7 @@ fn the_reference_club_tries_dribbles_again() {
 #[test]
 fn about_three_penalties_in_four_are_scored() {
     let catalog = catalog();
-    let c = Club::load(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("content/microfut/clubs/sociedade_esportiva_serra_azul.json"),
-    )
-    .unwrap();
+    let c = sample_club(REFERENCE);
     let best = |revision: &str| {
         let mut m = Match::new(rules(&catalog, revision), &c, &c, 1, Options::default()).unwrap();
         let sides = m.penalty_chances(0);
@@ -213,10 +173,7 @@ fn about_three_penalties_in_four_are_scored() {
 #[test]
 fn every_roll_shown_adds_up_with_fractional_difficulties() {
     let catalog = catalog();
-    let c = Club::load(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("content/microfut/clubs/sociedade_esportiva_serra_azul.json"),
-    )
-    .unwrap();
+    let c = sample_club(REFERENCE);
     let mut m = Match::new(rules(&catalog, "0.6.5"), &c, &c, 2, Options::default()).unwrap();
     let mut rolls = 0;
     while !m.finished() {

@@ -134,3 +134,52 @@ pub fn draft_copy(content: &Path, from: &str, version: &str) -> PathBuf {
     draft
 }
 pub mod server;
+
+/// The content folder the revision tests read: the repository's, or `MICROFUT_TEST_CONTENT`, so a
+/// sabotaged copy can show an assertion failing without rebuilding the embedded copy.
+pub fn test_content_dir() -> PathBuf {
+    std::env::var_os("MICROFUT_TEST_CONTENT")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("content"))
+}
+
+pub fn test_catalog() -> Catalog {
+    Catalog::load(&ContentTree::from_dir(&test_content_dir()).unwrap())
+}
+
+/// A Microfut revision of `catalog`, compiled for the engine.
+pub fn revision_rules(catalog: &Catalog, revision: &str) -> std::sync::Arc<microfut::engine::Rules> {
+    let rev = catalog.revision("microfut", Some(revision)).unwrap().clone();
+    let rs = compile(&rev).unwrap_or_else(|d| panic!("{revision}: {d:?}"));
+    std::sync::Arc::new(microfut::engine::Rules::new(std::sync::Arc::new(rs)).unwrap())
+}
+
+/// `microfut resolve <pipeline> --set … --revision <revision> --json` on the test content.
+pub fn resolve_json(pipeline: &str, sets: &[impl AsRef<str>], revision: &str) -> serde_json::Value {
+    let mut args = vec!["resolve", pipeline];
+    for s in sets {
+        args.extend_from_slice(&["--set", s.as_ref()]);
+    }
+    args.extend_from_slice(&["--revision", revision, "--json"]);
+    let o = Command::new(bin()).arg("--content").arg(test_content_dir()).args(&args).output().unwrap();
+    assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+/// The amount a resolution's stage `id` contributed.
+pub fn stage(v: &serde_json::Value, id: &str) -> f64 {
+    v["contributions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["stage"] == id)
+        .unwrap_or_else(|| panic!("no stage {id}: {v}"))["amount"]
+        .as_f64()
+        .unwrap()
+}
+
+/// A sample club of the repository's content.
+pub fn sample_club(id: &str) -> microfut::club::Club {
+    microfut::club::Club::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("content/microfut/clubs/{id}.json")))
+        .unwrap()
+}
