@@ -206,6 +206,8 @@ pub fn expand(row: Value) -> Result<Value, StoreError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::candidate::{Intent, Kind};
+    use crate::engine::log::StateSummary;
 
     const ROW: &str = r#"["0.5.4",5,268,"club",[-2.0,2.0,-3.0],[0.0,0.0,0.0],"club#8",[11.15,[1,0],-1,[18.66,42.48],"build_up"],[],0,false"#;
 
@@ -221,5 +223,64 @@ mod tests {
         let bad = expand(serde_json::from_str(&format!(r#"{ROW},"x"]"#)).unwrap());
         assert!(matches!(bad, Err(StoreError::Corrupt(_))), "{bad:?}");
         assert!(expand(serde_json::from_str(&format!("{ROW},1,2]")).unwrap()).is_err());
+    }
+
+    fn candidate(kind: Kind, target: Option<i32>, zone: Option<&str>, bias: f64, pruned: bool) -> CandidateLog {
+        CandidateLog {
+            kind: kind.name(),
+            target: Intent { kind, target, zone: zone.map(str::to_string) },
+            success_probability: 0.6875,
+            progression: 0.125,
+            threat: 0.3,
+            turnover_risk: 0.21,
+            personality_modifier: -0.0375,
+            match_state_modifier: 0.05,
+            bias,
+            noise: -0.0123,
+            final_score: 1.4375,
+            pruned,
+        }
+    }
+
+    /// The whole-match round-trip in tests/serve_api.rs sees only the fields the default
+    /// revision writes; this one sets every optional one (a value of possession, a human
+    /// decision, a bias, a pruned candidate, a zone, a set-piece phase) whatever the content
+    /// says. Built with struct literals, so a field added to the log does not compile here
+    /// until it is set — and then fails until the compact row carries it.
+    #[test]
+    fn every_field_survives_the_compact_row() {
+        let d = Decision {
+            engine_version: "9.9.9",
+            seed: u64::MAX,
+            round: 2_375,
+            club_id: "ferroviario_juazeiro".into(),
+            club_personality: Personality { verticality: 2.0, security: -2.0, risk_tolerance: 2.0 },
+            adaptation: Personality { verticality: 0.5, security: -0.25, risk_tolerance: 1.0 },
+            player_id: "ferroviario_juazeiro#10".into(),
+            match_state_summary: StateSummary {
+                minute: 88.47,
+                score: [2, 3],
+                goal_diff: -1,
+                ball: [93.5, 0.0],
+                phase: "corner".into(),
+            },
+            candidate_actions: vec![
+                candidate(Kind::Cross, None, Some("far_post"), -0.4, false),
+                candidate(Kind::Pass, Some(9), None, 0.0, true),
+                candidate(Kind::Carry, Some(-30), None, 0.0, false),
+                candidate(Kind::Shoot, None, Some("left"), 0.75, true),
+            ],
+            selected_action: 2,
+            human: true,
+            possession_value: Some(0.287),
+        };
+        let expected = serde_json::to_value(&d).unwrap();
+        assert!(expected.get("possession_value").is_some() && expected["candidate_actions"][1]["pruned"].is_object());
+        assert_eq!(expand(serde_json::from_str(&compact(&d)).unwrap()).unwrap(), expected);
+        let without = Decision { possession_value: None, human: false, ..d };
+        assert_eq!(
+            expand(serde_json::from_str(&compact(&without)).unwrap()).unwrap(),
+            serde_json::to_value(&without).unwrap()
+        );
     }
 }
