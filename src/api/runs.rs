@@ -465,13 +465,18 @@ impl Runs {
         let run = &stored.run;
         let frozen_rules = |why: String| ApiError::conflict("run_not_playable", Some("runId"), why);
         let rules = self.pinned_rules(run).map_err(frozen_rules)?;
-        if run.engine_version != ENGINE_VERSION {
+        // An engine plays every older revision of its series exactly as the engine that recorded
+        // it (the legacy fence; the replay corpus proves it), and `resume` below checks every
+        // stored round's hash, so a run recorded by an earlier engine of the series plays on —
+        // upgrading the server does not strand runs in progress. A newer engine's run, or another
+        // series', is refused.
+        if !plays_on(&run.engine_version) {
             return Err(ApiError::conflict(
                 "run_not_playable",
                 Some("runId"),
                 format!(
-                    "run {id} was recorded by engine {}; this server is engine {ENGINE_VERSION} (its record and events \
-                     stay readable)",
+                    "run {id} was recorded by engine {}; this server is engine {ENGINE_VERSION}, which plays on \
+                     runs recorded by its own series up to its own version (its record and events stay readable)",
                     run.engine_version
                 ),
             ));
@@ -1003,5 +1008,33 @@ impl Runs {
     /// Fails with 404 when the run does not exist (reads served from the store).
     pub fn stored(&self, id: &str) -> ApiResult<StoredRun> {
         self.store.run(id).map_err(store_err)?.ok_or_else(|| ApiError::not_found("runId", format!("no run '{id}'")))
+    }
+}
+
+/// Whether this engine may play on a run recorded by engine `recorded`: the same major and minor
+/// version (the series whose older revisions it plays unchanged), and no newer than itself.
+fn plays_on(recorded: &str) -> bool {
+    let now = crate::catalog::engine_version();
+    semver::Version::parse(recorded).is_ok_and(|v| v.major == now.major && v.minor == now.minor && v <= now)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plays_on;
+
+    /// Runs of this engine's series recorded by it or an earlier patch play on (a server upgrade
+    /// keeps them); a later patch, another series, or a version that does not parse do not.
+    #[test]
+    fn a_server_plays_on_runs_of_its_series_up_to_its_own_version() {
+        let now = crate::catalog::engine_version();
+        assert!(plays_on(&now.to_string()));
+        assert!(plays_on(&format!("{}.{}.0", now.major, now.minor)));
+        assert!(!plays_on(&format!("{}.{}.{}", now.major, now.minor, now.patch + 1)));
+        assert!(!plays_on(&format!("{}.{}.0", now.major, now.minor + 1)));
+        if now.minor > 0 {
+            assert!(!plays_on(&format!("{}.{}.99", now.major, now.minor - 1)));
+        }
+        assert!(!plays_on(&format!("{}.{}.{}", now.major + 1, now.minor, now.patch)));
+        assert!(!plays_on("banana") && !plays_on(""));
     }
 }

@@ -226,7 +226,9 @@ impl Match {
 
     /// Opponents who can reach the ball's line test in order along it; the first to win takes
     /// the ball. With `compare` the interceptor must beat the ball's margin (the document's rule
-    /// for opposition, §6); without it his own test decides (baseline §9 for blocks).
+    /// for opposition, §6); without it his own test decides (baseline §9 for blocks). `pipe` is
+    /// the test they take: the interception test against a pass, the block test against a shot.
+    #[allow(clippy::too_many_arguments)]
     fn intercept(
         &mut self,
         passer: usize,
@@ -235,6 +237,7 @@ impl Match {
         margin: i32,
         skip_keeper: bool,
         compare: bool,
+        pipe: usize,
     ) -> Option<usize> {
         let t = self.state.players[passer].team;
         let s = self.rules.slots;
@@ -250,7 +253,7 @@ impl Match {
             self.set(o, s.q_int, q_int);
             self.set_stamina(o);
             self.set_orientation(o, meet);
-            let (_, roll) = self.test(o, self.rules.pipes.interception);
+            let (_, roll) = self.test(o, pipe);
             let wins = if compare { roll.margin > margin } else { roll.success };
             if wins {
                 return Some(o);
@@ -281,7 +284,7 @@ impl Match {
         let (cw, rw) = (self.who(c), self.who(r));
         let label = outcome_name(outcome);
         let compare = self.rules.params.interception_rule != 0.0;
-        if let Some(o) = self.intercept(c, from, at, roll.margin, false, compare) {
+        if let Some(o) = self.intercept(c, from, at, roll.margin, false, compare, self.rules.pipes.interception) {
             self.stats[1 - t].interceptions += 1;
             let ow = self.who(o);
             self.event(EventKind::Pass {
@@ -538,7 +541,7 @@ impl Match {
             wall,
         };
         let compare = self.rules.params.block_rule != 0.0;
-        if !penalty && let Some(b) = self.intercept(c, from, target, margin, true, compare) {
+        if !penalty && let Some(b) = self.intercept(c, from, target, margin, true, compare, self.rules.pipes.block) {
             self.stats[1 - t].blocks += 1;
             self.event(shot_event("blocked", None));
             let bw = self.who(b);

@@ -424,7 +424,7 @@ impl Match {
                     None => {
                         for &(o, _) in &sc.blockers {
                             self.set(o, s.q_int, q_int);
-                            sc.diffs.push(self.difficulty(o, self.rules.pipes.interception));
+                            sc.diffs.push(self.difficulty(o, self.rules.pipes.block));
                         }
                         sc.q_ints.push(q_int);
                         sc.q_ints.len() - 1

@@ -87,6 +87,10 @@ pub struct FreeKick {
     pub wall: Arc<RangeTable>,
     /// Metres between two players of the wall.
     pub wall_spacing: f64,
+    /// Whether deliveries are offered from a spot where a wall forms (a direct free kick within
+    /// the shooting zone). Without them the taker shoots or plays it short there, and delivers
+    /// from wide or deep spots, where no wall has taken markers out of the box.
+    pub deliver_past_wall: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -169,6 +173,10 @@ struct FreeKickDoc {
     delivery_min_x: f64,
     wall: String,
     wall_spacing: f64,
+    /// Engine 0.5.5: whether the taker may deliver into the box from a spot where a wall stands
+    /// (absent: yes, as before).
+    #[serde(default)]
+    deliver_past_wall: Option<bool>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -305,6 +313,7 @@ pub fn resolve(rs: &Ruleset) -> Result<Option<SetPieces>, ContentError> {
             delivery_min_x: doc.free_kick.delivery_min_x,
             wall: wall.expect("checked above"),
             wall_spacing: doc.free_kick.wall_spacing,
+            deliver_past_wall: doc.free_kick.deliver_past_wall.unwrap_or(true),
         },
         throw_in: ThrowIn { taker: takers[3], pipeline: throw, range: doc.throw_in.range },
         goal_kick: GoalKick { pipeline: goal_kick },
@@ -464,7 +473,8 @@ impl Match {
                     cand.goal_chance = p_goal;
                     cand.pipe = Some(sp.free_kick.shot);
                 }
-                if self.frame(t, cpos).x >= sp.free_kick.delivery_min_x {
+                let walled = kind == RestartKind::FreeKick && self.direct_shot_spot(t, cpos);
+                if self.frame(t, cpos).x >= sp.free_kick.delivery_min_x && (sp.free_kick.deliver_past_wall || !walled) {
                     self.deliveries(c, &sp, sp.free_kick.delivery);
                 }
                 let range = self.get(c, self.rules.slots.range);

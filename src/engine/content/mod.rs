@@ -66,6 +66,9 @@ pub struct Pipes {
     pub tackle: usize,
     pub protection: usize,
     pub interception: usize,
+    /// A defender's test to block a shot: the revision's `block` pipeline (engine 0.5.5), or the
+    /// interception test when it has none (older revisions play as they did).
+    pub block: usize,
     pub save: usize,
     pub claim: usize,
     pub positioning: usize,
@@ -440,6 +443,10 @@ impl Rules {
             tackle: p("tackle")?,
             protection: p("protection")?,
             interception: p("interception")?,
+            block: match r.pipeline_index("block") {
+                Some(i) => i,
+                None => p("interception")?,
+            },
             save: p("save")?,
             claim: p("claim")?,
             positioning: p("positioning")?,
@@ -582,6 +589,7 @@ impl Rules {
             ("tackle", pipes.tackle),
             ("protection", pipes.protection),
             ("interception", pipes.interception),
+            ("block", pipes.block),
             ("save", pipes.save),
             ("claim", pipes.claim),
             ("positioning", pipes.positioning),
