@@ -13,8 +13,6 @@ mod common;
 use common::{resolve_json as resolve, revision_rules as rules, sample_club, stage, test_catalog as catalog};
 use microfut::catalog::Catalog;
 use microfut::club::Club;
-use microfut::club::generate::{Request, generate};
-use microfut::club::rules::ClubRules;
 use microfut::engine::{Match, Options, Rules, Summary};
 use std::sync::Arc;
 
@@ -78,19 +76,8 @@ fn a_skill_margin_counts_more_in_keeping_the_ball_and_less_in_the_tackle_and_the
     }
 }
 
-/// A club generated the way `microfut lab calibrate` generates its calibration set.
 fn generated(catalog: &Catalog, preset: &str, seed: u64) -> Club {
-    let rules = rules(catalog, "0.6.5");
-    let cr = ClubRules::need(&rules.rs, "test").unwrap();
-    let req = Request {
-        budget: cr.preset(preset).unwrap().xp,
-        identity: None,
-        personality: None,
-        seed,
-        name: Some(format!("{preset} {seed}")),
-        id: None,
-    };
-    generate(&rules.rs, &req).unwrap()
+    common::generated_club(catalog, "0.6.5", preset, seed)
 }
 
 fn play(rules: &Arc<Rules>, home: &Club, away: &Club, seeds: std::ops::RangeInclusive<u64>) -> Vec<Summary> {

@@ -183,3 +183,21 @@ pub fn sample_club(id: &str) -> microfut::club::Club {
     microfut::club::Club::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("content/microfut/clubs/{id}.json")))
         .unwrap()
 }
+
+/// A club generated the way `microfut lab calibrate` generates its calibration set: a budget
+/// preset's XP, identity and personality from the seed, named "<preset> <seed>", by `revision`'s
+/// club rules.
+pub fn generated_club(catalog: &Catalog, revision: &str, preset: &str, seed: u64) -> microfut::club::Club {
+    use microfut::club::generate::{Request, generate};
+    let rules = revision_rules(catalog, revision);
+    let cr = microfut::club::rules::ClubRules::need(&rules.rs, "test").unwrap();
+    let req = Request {
+        budget: cr.preset(preset).unwrap().xp,
+        identity: None,
+        personality: None,
+        seed,
+        name: Some(format!("{preset} {seed}")),
+        id: None,
+    };
+    generate(&rules.rs, &req).unwrap()
+}
