@@ -12,6 +12,13 @@ use super::set_pieces::Taker;
 use super::state::{Ball, Line, Restart, RestartKind};
 use crate::pipeline::Resolution;
 
+/// What a ball on its way was struck as, for the defenders on its line.
+#[derive(Debug, Clone, Copy)]
+enum Struck {
+    Pass,
+    Shot,
+}
+
 impl Match {
     pub(super) fn resolve(&mut self, c: usize, cand: &Candidate) {
         let t = self.state.players[c].team;
@@ -225,20 +232,16 @@ impl Match {
     }
 
     /// Opponents who can reach the ball's line test in order along it; the first to win takes
-    /// the ball. With `compare` the interceptor must beat the ball's margin (the document's rule
-    /// for opposition, §6); without it his own test decides (baseline §9 for blocks). `pipe` is
-    /// the test they take: the interception test against a pass, the block test against a shot.
-    #[allow(clippy::too_many_arguments)]
-    fn intercept(
-        &mut self,
-        passer: usize,
-        from: V2,
-        to: V2,
-        margin: i32,
-        skip_keeper: bool,
-        compare: bool,
-        pipe: usize,
-    ) -> Option<usize> {
+    /// the ball. A pass meets outfield players and keepers with the interception test, a shot
+    /// outfield players with the block test (the revision's, or the interception test). With the
+    /// content's rule for the case (`interception_rule`, `block_rule`) the defender must beat the
+    /// ball's margin (the document's rule for opposition, §6); without it his own test decides
+    /// (baseline §9 for blocks).
+    fn intercept(&mut self, passer: usize, from: V2, to: V2, margin: i32, ball: Struck) -> Option<usize> {
+        let (skip_keeper, compare, pipe) = match ball {
+            Struck::Pass => (false, self.rules.params.interception_rule != 0.0, self.rules.pipes.interception),
+            Struck::Shot => (true, self.rules.params.block_rule != 0.0, self.rules.pipes.block),
+        };
         let t = self.state.players[passer].team;
         let s = self.rules.slots;
         let q_int = self.rules.pass_q_int.value(margin as f64);
@@ -283,8 +286,7 @@ impl Match {
         };
         let (cw, rw) = (self.who(c), self.who(r));
         let label = outcome_name(outcome);
-        let compare = self.rules.params.interception_rule != 0.0;
-        if let Some(o) = self.intercept(c, from, at, roll.margin, false, compare, self.rules.pipes.interception) {
+        if let Some(o) = self.intercept(c, from, at, roll.margin, Struck::Pass) {
             self.stats[1 - t].interceptions += 1;
             let ow = self.who(o);
             self.event(EventKind::Pass {
@@ -540,8 +542,7 @@ impl Match {
             aim: None,
             wall,
         };
-        let compare = self.rules.params.block_rule != 0.0;
-        if !penalty && let Some(b) = self.intercept(c, from, target, margin, true, compare, self.rules.pipes.block) {
+        if !penalty && let Some(b) = self.intercept(c, from, target, margin, Struck::Shot) {
             self.stats[1 - t].blocks += 1;
             self.event(shot_event("blocked", None));
             let bw = self.who(b);

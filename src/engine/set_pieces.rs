@@ -466,14 +466,15 @@ impl Match {
                 self.passes(c, Kind::Pass, self.rules.pipes.pass, sp.corner.short_range);
             }
             RestartKind::FreeKick | RestartKind::IndirectFreeKick => {
-                if kind == RestartKind::FreeKick && self.direct_shot_spot(t, cpos) {
+                // A wall stands where a direct free kick may be shot.
+                let walled = kind == RestartKind::FreeKick && self.direct_shot_spot(t, cpos);
+                if walled {
                     let (p_shot, p_goal) = self.strike_estimate(c, sp.free_kick.shot);
                     self.push_candidate(c, Kind::Shoot, Target::None, goal_w, None, p_shot, p_shot);
                     let cand = self.candidates.last_mut().expect("pushed");
                     cand.goal_chance = p_goal;
                     cand.pipe = Some(sp.free_kick.shot);
                 }
-                let walled = kind == RestartKind::FreeKick && self.direct_shot_spot(t, cpos);
                 if self.frame(t, cpos).x >= sp.free_kick.delivery_min_x && (sp.free_kick.deliver_past_wall || !walled) {
                     self.deliveries(c, &sp, sp.free_kick.delivery);
                 }
