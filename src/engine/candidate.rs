@@ -94,6 +94,10 @@ pub struct Candidate {
     pub success: f64,
     /// Probability that the action ends in a goal (a shot; a cross headed in), else 0.
     pub goal_chance: f64,
+    /// That probability against the content's expected keeper (engine 0.5.6), which the NPC
+    /// weighs instead; `None`: the NPC weighs `goal_chance`.
+    #[serde(skip)]
+    pub(super) priced_goal: Option<f64>,
     pub progression: f64,
     /// Metres gained towards the opponents' goal (progression before it is normalised).
     pub gain: f64,
@@ -135,6 +139,7 @@ impl Candidate {
             probability: 0.0,
             success: 0.0,
             goal_chance: 0.0,
+            priced_goal: None,
             progression: 0.0,
             gain: 0.0,
             threat: 0.0,

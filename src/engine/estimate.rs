@@ -288,8 +288,9 @@ impl Match {
     }
 
     /// (cross test probability, probability the attacking side wins the ball in the box,
-    /// probability the cross is headed in by its best header).
-    pub(super) fn cross_estimate(&mut self, c: usize, landing: V2, pipe: usize) -> (f64, f64, f64) {
+    /// probability the cross is headed in by its best header, that probability as the NPC
+    /// prices it — see [`Match::strike_estimate`]).
+    pub(super) fn cross_estimate(&mut self, c: usize, landing: V2, pipe: usize) -> (f64, f64, f64, f64) {
         let s = self.rules.slots;
         let from = self.state.players[c].pos;
         self.set(c, s.distance, from.dist(landing));
@@ -358,29 +359,30 @@ impl Match {
         let keep = p_cross * win;
 
         // Where the best header of the attacking side would head from, if he wins it.
-        let goal = match header {
+        let (goal, priced) = match header {
             Some((_, h)) if keep > 0.0 => {
                 let at = self.state.players[h].pos;
                 self.state.players[h].pos = landing;
-                let (_, p_goal) = self.strike_estimate(h, self.rules.pipes.header);
+                let (_, p_goal, p_priced) = self.strike_estimate(h, self.rules.pipes.header);
                 self.state.players[h].pos = at;
-                keep * p_goal
+                (keep * p_goal, keep * p_priced)
             }
-            _ => 0.0,
+            _ => (0.0, 0.0),
         };
-        (p_cross, keep, goal)
+        (p_cross, keep, goal, priced)
     }
 
-    /// (strike test probability, probability of a goal), for a shot (`finishing`) or a header
-    /// at goal (`header`) from where the striker stands: summed over the strike's margins —
-    /// whether it is on target, whether each defender on its line blocks it (with that margin's
-    /// Q_INT), whether the keeper saves it (with that margin's placement).
-    pub(super) fn strike_estimate(&mut self, c: usize, pipe: usize) -> (f64, f64) {
+    /// (strike test probability, probability of a goal, that probability as the NPC prices it),
+    /// for a shot (`finishing`) or a header at goal (`header`) from where the striker stands:
+    /// summed over the strike's margins — whether it is on target, whether each defender on its
+    /// line blocks it (with that margin's Q_INT), whether the keeper saves it (with that margin's
+    /// placement). Priced (engine 0.5.6): the same sum with the content's expected keeper in
+    /// goal and its expected context on everyone in the strike; absent, the two are one.
+    pub(super) fn strike_estimate(&mut self, c: usize, pipe: usize) -> (f64, f64, f64) {
         let (res, target) = self.prepare_strike(c, pipe);
         let p_success = res.chance();
-        let Some(difficulty) = res.diff().filter(|_| res.possible) else { return (0.0, 0.0) };
+        let Some(difficulty) = res.diff().filter(|_| res.possible) else { return (0.0, 0.0, 0.0) };
         let t = self.state.players[c].team;
-        let s = self.rules.slots;
         let from = self.state.players[c].pos;
         let keeper = self.keeper(1 - t);
         self.prepare_keeper(keeper, c);
@@ -400,6 +402,52 @@ impl Match {
             self.set_stamina(o);
             self.set_orientation(o, meet);
         }
+        let goal = self.strike_goal(difficulty, keeper, &mut sc);
+        let npc = &self.rules.npc;
+        let priced = if npc.expected_keeper.is_empty() && npc.expected_context.is_empty() {
+            goal
+        } else {
+            let mut own = std::mem::take(&mut self.expected_own);
+            own.clear();
+            for i in 0..self.rules.npc.expected_keeper.len() {
+                let (slot, v) = self.rules.npc.expected_keeper[i];
+                own.push((keeper, slot, self.get(keeper, slot)));
+                self.set(keeper, slot, v);
+            }
+            for i in 0..self.rules.npc.expected_context.len() {
+                let (slot, v) = self.rules.npc.expected_context[i];
+                for p in std::iter::once(c).chain(std::iter::once(keeper)).chain(sc.blockers.iter().map(|b| b.0)) {
+                    own.push((p, slot, self.get(p, slot)));
+                    self.set(p, slot, v);
+                }
+            }
+            let again = if self.rules.npc.expected_context.is_empty() {
+                Some(difficulty)
+            } else {
+                let r = self.estimate(c, pipe);
+                r.diff().filter(|_| r.possible)
+            };
+            // The blockers' tests read the context, not the keeper: kept unless it changed.
+            if !self.rules.npc.expected_context.is_empty() {
+                sc.q_ints.clear();
+                sc.diffs.clear();
+            }
+            sc.keeper.clear();
+            let g = again.map_or(0.0, |d| self.strike_goal(d, keeper, &mut sc));
+            // Put back in reverse: a player listed twice gets his own value last.
+            for &(p, slot, was) in own.iter().rev() {
+                self.set(p, slot, was);
+            }
+            self.expected_own = own;
+            g
+        };
+        self.strike_scratch = sc;
+        (p_success, goal, priced)
+    }
+
+    /// The probability a strike of this difficulty ends in a goal, its blockers and keeper set.
+    fn strike_goal(&mut self, difficulty: Difficulty, keeper: usize, sc: &mut StrikeScratch) -> f64 {
+        let s = self.rules.slots;
         let compare = self.rules.params.block_rule != 0.0;
         let spec = self.rules.rs.odds.spec();
         let mut goal = 0.0;
@@ -439,13 +487,7 @@ impl Match {
                 let beaten = match sc.keeper[bin].filter(|_| by_bin) {
                     Some(b) => b,
                     None => {
-                        self.set_scaled(keeper, s.shot_margin, margin as f64);
-                        let save = self.estimate(keeper, self.rules.pipes.save);
-                        // A keeper who cannot reach the shot does not save it.
-                        let b = match save.diff().filter(|_| save.possible) {
-                            Some(d) => self.beat_keeper(margin, d),
-                            None => 1.0,
-                        };
+                        let b = self.keeper_beaten(keeper, margin);
                         sc.keeper[bin] = Some(b);
                         b
                     }
@@ -457,8 +499,18 @@ impl Match {
                 }
             }
         }
-        self.strike_scratch = sc;
-        (p_success, goal)
+        goal
+    }
+
+    /// The chance a shot with this margin beats keeper `k` (his context already set).
+    fn keeper_beaten(&mut self, k: usize, margin: i32) -> f64 {
+        self.set_scaled(k, self.rules.slots.shot_margin, margin as f64);
+        let save = self.estimate(k, self.rules.pipes.save);
+        // A keeper who cannot reach the shot does not save it.
+        match save.diff().filter(|_| save.possible) {
+            Some(d) => self.beat_keeper(margin, d),
+            None => 1.0,
+        }
     }
 
     /// Probability the keeper fails to save a shot with this margin, under the content's rule.

@@ -138,6 +138,8 @@ pub struct Match {
     /// The NPC weighs every candidate exactly, bounds or not (off by default; tests compare).
     weigh_every_candidate: bool,
     strike_scratch: estimate::StrikeScratch,
+    /// (player, slot, own value) while the NPC prices a strike against what it expects.
+    expected_own: Vec<(usize, usize, f64)>,
     /// Positioning's buffers: the nearest candidates to press or support, each side's view of
     /// its opponents.
     near_scratch: Vec<(f64, usize)>,
@@ -229,6 +231,7 @@ impl Match {
             pass_scratch: estimate::PassScratch::default(),
             weigh_every_candidate: false,
             strike_scratch: estimate::StrikeScratch::default(),
+            expected_own: Vec::new(),
             near_scratch: Vec::with_capacity(n),
             shaped: vec![None; n],
             view_scratch: [Vec::with_capacity(n), Vec::with_capacity(n)],

@@ -92,10 +92,11 @@ impl Match {
         }
 
         if self.penalty_kick {
-            let (p_shot, p_goal) = self.strike_estimate(c, self.rules.pipes.finishing);
+            let (p_shot, p_goal, priced) = self.strike_estimate(c, self.rules.pipes.finishing);
             let goal_w = self.frame(t, goal_f);
             self.push_candidate(c, Kind::Shoot, Target::None, goal_w, None, p_shot, p_shot);
-            self.candidates.last_mut().expect("pushed").goal_chance = p_goal;
+            let cand = self.candidates.last_mut().expect("pushed");
+            (cand.goal_chance, cand.priced_goal) = (p_goal, Some(priced));
             self.score_candidates(c);
             return;
         }
@@ -151,9 +152,10 @@ impl Match {
             let landing = self.cross_landing(t, cpos);
             let d = cpos.dist(landing);
             if d <= self.get(c, self.rules.slots.cross_range) {
-                let (p_cross, keep, goal) = self.cross_estimate(c, landing, self.rules.pipes.cross);
+                let (p_cross, keep, goal, priced) = self.cross_estimate(c, landing, self.rules.pipes.cross);
                 self.push_candidate(c, Kind::Cross, Target::None, landing, None, p_cross, keep);
-                self.candidates.last_mut().expect("pushed").goal_chance = goal;
+                let cand = self.candidates.last_mut().expect("pushed");
+                (cand.goal_chance, cand.priced_goal) = (goal, Some(priced));
             }
         }
 
@@ -161,9 +163,10 @@ impl Match {
         let goal_w = self.frame(t, goal_f);
         let dist_goal = cpos.dist(goal_w);
         if dist_goal <= pr.shot_max_distance && dist_goal <= range {
-            let (p_shot, p_goal) = self.strike_estimate(c, self.rules.pipes.finishing);
+            let (p_shot, p_goal, priced) = self.strike_estimate(c, self.rules.pipes.finishing);
             self.push_candidate(c, Kind::Shoot, Target::None, goal_w, None, p_shot, p_shot);
-            self.candidates.last_mut().expect("pushed").goal_chance = p_goal;
+            let cand = self.candidates.last_mut().expect("pushed");
+            (cand.goal_chance, cand.priced_goal) = (p_goal, Some(priced));
         }
 
         // Take on the opponent straight ahead.
@@ -268,7 +271,9 @@ impl Match {
         let mut unweighed: Vec<(f64, usize, f64)> = Vec::new();
         for i in 0..self.candidates.len() {
             let cand = &self.candidates[i];
-            let (kind, dest, goal_chance, success) = (cand.kind, cand.dest, cand.goal_chance, cand.success);
+            // The NPC weighs the goal as it prices it (engine 0.5.6; before, the true chance).
+            let goal_chance = cand.priced_goal.unwrap_or(cand.goal_chance);
+            let (kind, dest, success) = (cand.kind, cand.dest, cand.success);
             let df = self.frame(t, dest);
             // (threat, progression, the danger the risk term weighs by the chance of losing it).
             let (threat, progression, lost_danger) = match kind {
@@ -462,7 +467,8 @@ impl Match {
     /// stands — against the keeper and any blocker where they stand. A projection: no die.
     pub fn strike_chances(&mut self, p: usize, header: bool) -> (f64, f64) {
         let pipe = if header { self.rules.pipes.header } else { self.rules.pipes.finishing };
-        self.strike_estimate(p, pipe)
+        let (p_test, p_goal, _) = self.strike_estimate(p, pipe);
+        (p_test, p_goal)
     }
 
     /// The NPC's choice: the best score (ties to the earlier candidate).

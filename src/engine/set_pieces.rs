@@ -469,10 +469,10 @@ impl Match {
                 // A wall stands where a direct free kick may be shot.
                 let walled = kind == RestartKind::FreeKick && self.direct_shot_spot(t, cpos);
                 if walled {
-                    let (p_shot, p_goal) = self.strike_estimate(c, sp.free_kick.shot);
+                    let (p_shot, p_goal, priced) = self.strike_estimate(c, sp.free_kick.shot);
                     self.push_candidate(c, Kind::Shoot, Target::None, goal_w, None, p_shot, p_shot);
                     let cand = self.candidates.last_mut().expect("pushed");
-                    cand.goal_chance = p_goal;
+                    (cand.goal_chance, cand.priced_goal) = (p_goal, Some(priced));
                     cand.pipe = Some(sp.free_kick.shot);
                 }
                 if self.frame(t, cpos).x >= sp.free_kick.delivery_min_x && (sp.free_kick.deliver_past_wall || !walled) {
@@ -506,10 +506,10 @@ impl Match {
         let from = self.frame(t, self.state.players[c].pos);
         for (i, z) in sp.zones.iter().enumerate() {
             let landing = self.frame(t, zone_point(z, from, &self.rules.pitch));
-            let (p_cross, keep, goal) = self.cross_estimate(c, landing, pipe);
+            let (p_cross, keep, goal, priced) = self.cross_estimate(c, landing, pipe);
             self.push_candidate(c, Kind::Cross, Target::None, landing, None, p_cross, keep);
             let cand = self.candidates.last_mut().expect("pushed");
-            cand.goal_chance = goal;
+            (cand.goal_chance, cand.priced_goal) = (goal, Some(priced));
             cand.zone = Some(z.id.as_str().into());
             cand.zone_index = Some(i as u8);
             cand.pipe = Some(pipe);

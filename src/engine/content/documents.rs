@@ -77,6 +77,20 @@ pub struct ShotNpc {
     pub goal_value: f64,
 }
 
+/// `npc.json`'s `shot`: the goal value and (engine 0.5.6) the keeper a shot is priced against.
+#[derive(Debug, Clone, Deserialize)]
+pub(super) struct ShotDoc {
+    pub(super) goal_value: f64,
+    /// Sheet values the NPC assumes for the keeper in goal when it weighs a shot or a header
+    /// (his position and the shot's geometry stay his own); absent, the keeper as he is.
+    #[serde(default)]
+    pub(super) expected_keeper: Option<std::collections::BTreeMap<String, f64>>,
+    /// Context values the NPC assumes for the shooter, the blockers and the keeper when it
+    /// weighs a shot (the crowd's `away_side`, say); absent, the match as it is.
+    #[serde(default)]
+    pub(super) expected_context: Option<std::collections::BTreeMap<String, f64>>,
+}
+
 /// When a defender in reach tackles rather than contains.
 #[derive(Debug, Clone, Copy, Deserialize)]
 pub struct Defending {
@@ -117,7 +131,7 @@ pub(super) struct NpcDoc {
     pub(super) personality: PersonalityScale,
     pub(super) adaptation: Adaptation,
     pub(super) maps: Maps,
-    pub(super) shot: ShotNpc,
+    pub(super) shot: ShotDoc,
     pub(super) noise: f64,
     pub(super) carry: CarryDoc,
     pub(super) defending: Defending,
@@ -262,4 +276,12 @@ pub struct Npc {
     pub bias: KindBias,
     /// 0.6.4: the value of possession; `None`: the risk term is as before, bit for bit.
     pub possession_value: Option<PossessionValueNpc>,
+    /// Engine 0.5.6: (slot, value) of the sheet the NPC prices shots against in place of the
+    /// keeper's own — what a side expects of a keeper, so that a weaker one is scored past more
+    /// often without being shot at more often. Empty: the keeper in goal, as before.
+    pub expected_keeper: Vec<(usize, f64)>,
+    /// Engine 0.5.6: (slot, value) of context the NPC prices shots under, on the shooter, the
+    /// blockers and the keeper — the intention reckons with an ordinary day, the execution
+    /// meets the real one. Empty: the context as it is.
+    pub expected_context: Vec<(usize, f64)>,
 }

@@ -352,6 +352,47 @@ fn noted<T>(missing: &std::cell::RefCell<Vec<Missing>>, found: Result<T, Missing
     })
 }
 
+/// `npc.shot.expected_keeper` (`context` false: each name a value of a player's sheet) or
+/// `npc.shot.expected_context` (`context` true: each name a context value), each value inside
+/// its variable's scale — every problem, for the caller to report with the other field's.
+fn expected_values(
+    r: &Ruleset,
+    file: &str,
+    field: &str,
+    values: &std::collections::BTreeMap<String, f64>,
+    context: bool,
+) -> Result<Vec<(usize, f64)>, Vec<Diagnostic>> {
+    use crate::ruleset::doc::VarKind;
+    let mut out = Vec::new();
+    let mut problems = Vec::new();
+    for (name, &v) in values {
+        let pointer = format!("/shot/{field}/{name}");
+        let Some(slot) = r.var(name) else {
+            problems.push(Diagnostic::new(file, &pointer, format!("{field} names unknown variable '{name}'")));
+            continue;
+        };
+        let var = &r.vars[slot];
+        let kind_fits = match var.kind {
+            VarKind::Context => context,
+            VarKind::Identity => false,
+            _ => !context,
+        };
+        if !kind_fits {
+            let what = if context { "a context value" } else { "a value of a player's sheet" };
+            problems.push(Diagnostic::new(file, &pointer, format!("{field} names '{name}', which is not {what}")));
+        } else if !(v.is_finite() && v >= var.min && v <= var.max) {
+            problems.push(Diagnostic::new(
+                file,
+                &pointer,
+                format!("{field}.{name} must lie in its scale [{}, {}] (is {v})", var.min, var.max),
+            ));
+        } else {
+            out.push((slot, v));
+        }
+    }
+    if problems.is_empty() { Ok(out) } else { Err(problems) }
+}
+
 /// Issue 15's levers, each read only when the revision declares it (see [`Levers`]).
 fn levers(r: &Ruleset, pipes: &Pipes, slots: &Slots, pitch: &Pitch) -> Result<Levers, ContentError> {
     let positive = |id: &str| -> Result<Option<f64>, ContentError> {
@@ -700,10 +741,38 @@ impl Rules {
                 })
                 .collect()
         };
+        let none = std::collections::BTreeMap::new();
+        let (expected_keeper, expected_context) = match (
+            expected_values(
+                r,
+                &npc_file,
+                "expected_keeper",
+                ndoc.shot.expected_keeper.as_ref().unwrap_or(&none),
+                false,
+            ),
+            expected_values(
+                r,
+                &npc_file,
+                "expected_context",
+                ndoc.shot.expected_context.as_ref().unwrap_or(&none),
+                true,
+            ),
+        ) {
+            (Ok(k), Ok(c)) => (k, c),
+            (k, c) => {
+                let mut problems = Vec::new();
+                for e in [k.err(), c.err()].into_iter().flatten() {
+                    problems.extend(e);
+                }
+                return Err(ContentError::Invalid(problems));
+            }
+        };
         let npc = Npc {
             weights: ndoc.weights,
             personality: ndoc.personality,
-            shot: ndoc.shot,
+            shot: ShotNpc { goal_value: ndoc.shot.goal_value },
+            expected_keeper,
+            expected_context,
             noise: ndoc.noise,
             carry: CarryNpc {
                 turns: ndoc.carry.directions.iter().map(|&d| super::geometry::Turn::of(d)).collect(),
