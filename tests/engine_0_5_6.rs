@@ -10,7 +10,7 @@
 //! `MICROFUT_TEST_CONTENT`).
 
 mod common;
-use common::{clear_the_pitch, sample_club as club, test_catalog};
+use common::{clear_the_pitch, sample_club as club, test_catalog, with_weaker_keepers};
 use microfut::club::Club;
 use microfut::engine::geometry::V2;
 use microfut::engine::{Candidate, Kind, Match, Options, Rules};
@@ -42,26 +42,6 @@ fn reference_keeper() -> serde_json::Value {
     serde_json::json!({"dx": 14, "goalkeeping": 16, "iq": 15, "positioning": 16, "perception": 16})
 }
 
-/// The reference club with its keepers `worse` points of goalkeeping and half as many of DX
-/// worse (the rest of their sheets the same).
-fn weaker_keepers(worse: i64) -> Club {
-    let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("content/microfut/clubs/{REFERENCE}.json"));
-    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    for p in v["squad"].as_array_mut().unwrap() {
-        if p["role"] == "goalkeeper" {
-            let gk = p["skills"]["goalkeeping"].as_i64().unwrap();
-            let dx = p["attributes"]["dx"].as_i64().unwrap();
-            p["skills"]["goalkeeping"] = serde_json::json!(gk - worse);
-            p["attributes"]["dx"] = serde_json::json!(dx - worse / 2);
-        }
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("weaker.json");
-    std::fs::write(&file, v.to_string()).unwrap();
-    Club::load(&file).unwrap()
-}
-
 /// Everyone out of the way but the keepers; side `team`'s striker `d` m straight in front of the
 /// goal it attacks, with the ball: his shot's candidate, scored.
 fn shot(rules: &Arc<Rules>, away: &Club, team: usize, d: f64) -> Candidate {
@@ -77,14 +57,14 @@ fn shot(rules: &Arc<Rules>, away: &Club, team: usize, d: f64) -> Candidate {
 
 /// With the reference club's keeper as the expected one, a side's striker weighs a shot the same
 /// whether the keeper in goal is the reference club's or one 6 points of goalkeeping (3 of DX)
-/// worse — while the true chance (what a person is shown) rises against the weaker keeper. The
-/// revision as published prices the weaker keeper's goal higher: the volume of shots followed.
+/// worse — while the true chance (what a person is shown) rises against the weaker keeper. 0.6.6
+/// as it is prices the weaker keeper's goal higher: the volume of shots followed it.
 #[test]
 fn a_shot_is_priced_against_the_expected_keeper() {
     let gv = goal_value();
     let priced = rules_with(|npc| npc["shot"]["expected_keeper"] = reference_keeper());
     let plain = rules_with(|_| {});
-    let (good, weak) = (club(REFERENCE), weaker_keepers(6));
+    let (good, weak) = (club(REFERENCE), with_weaker_keepers(REFERENCE, 6));
     for d in [8.0, 12.0, 16.0, 20.0] {
         let (g, w) = (shot(&priced, &good, 0, d), shot(&priced, &weak, 0, d));
         assert!(w.goal_chance > g.goal_chance * 1.05, "{d} m: true chance {} v {}", w.goal_chance, g.goal_chance);

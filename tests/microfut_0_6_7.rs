@@ -6,7 +6,7 @@
 //! (or `MICROFUT_TEST_CONTENT`, so a sabotaged copy can show an assertion failing).
 
 mod common;
-use common::{revision_rules as rules, sample_club, test_catalog as catalog};
+use common::{revision_rules as rules, sample_club, test_catalog as catalog, with_weaker_keepers};
 use microfut::club::Club;
 use microfut::engine::{Match, Options, Rules};
 use std::sync::Arc;
@@ -28,23 +28,6 @@ fn shots(rules: &Arc<Rules>, home: &Club, away: &Club, seeds: std::ops::RangeInc
     [f64::from(sum[0]) / n, f64::from(sum[1]) / n]
 }
 
-/// The reference club with its keepers 6 points of goalkeeping and 3 of DX worse.
-fn weaker_keepers() -> Club {
-    let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("content/microfut/clubs/{REFERENCE}.json"));
-    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    for p in v["squad"].as_array_mut().unwrap() {
-        if p["role"] == "goalkeeper" {
-            p["skills"]["goalkeeping"] = serde_json::json!(p["skills"]["goalkeeping"].as_i64().unwrap() - 6);
-            p["attributes"]["dx"] = serde_json::json!(p["attributes"]["dx"].as_i64().unwrap() - 3);
-        }
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("weaker.json");
-    std::fs::write(&file, v.to_string()).unwrap();
-    Club::load(&file).unwrap()
-}
-
 /// The reference club at home to itself and to itself with keepers 6 levels worse, 40 seeds:
 /// under 0.6.6 the home side shot at the weaker keeper a good deal more often (the NPC's price of
 /// a shot carried the keeper); under 0.6.7 its shots change by less than half as much (42 % and
@@ -52,7 +35,7 @@ fn weaker_keepers() -> Club {
 #[test]
 fn a_weaker_keeper_is_not_shot_at_much_more() {
     let catalog = catalog();
-    let (same, weaker) = (sample_club(REFERENCE), weaker_keepers());
+    let (same, weaker) = (sample_club(REFERENCE), with_weaker_keepers(REFERENCE, 6));
     let rise = |revision: &str| {
         let r = rules(&catalog, revision);
         let (before, after) = (shots(&r, &same, &same, 1..=40)[0], shots(&r, &same, &weaker, 1..=40)[0]);

@@ -201,3 +201,22 @@ pub fn generated_club(catalog: &Catalog, revision: &str, preset: &str, seed: u64
     };
     generate(&rules.rs, &req).unwrap()
 }
+
+/// Sample club `id` with its keepers `worse` points of goalkeeping and half as many of DX worse
+/// (the rest of their sheets the same).
+pub fn with_weaker_keepers(id: &str, worse: i64) -> microfut::club::Club {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("content/microfut/clubs/{id}.json"));
+    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    for p in v["squad"].as_array_mut().unwrap() {
+        if p["role"] == "goalkeeper" {
+            let gk = p["skills"]["goalkeeping"].as_i64().unwrap();
+            let dx = p["attributes"]["dx"].as_i64().unwrap();
+            p["skills"]["goalkeeping"] = serde_json::json!(gk - worse);
+            p["attributes"]["dx"] = serde_json::json!(dx - worse / 2);
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(format!("{id}.json"));
+    std::fs::write(&file, v.to_string()).unwrap();
+    microfut::club::Club::load(&file).unwrap()
+}
