@@ -403,32 +403,28 @@ impl Match {
             self.set_orientation(o, meet);
         }
         let goal = self.strike_goal(difficulty, keeper, &mut sc);
-        let npc = &self.rules.npc;
-        let priced = if npc.expected_keeper.is_empty() && npc.expected_context.is_empty() {
+        let priced = if self.rules.npc.expected_keeper.is_empty() && self.rules.npc.expected_context.is_empty() {
             goal
         } else {
+            let rules = self.rules.clone();
             let mut own = std::mem::take(&mut self.expected_own);
             own.clear();
-            for i in 0..self.rules.npc.expected_keeper.len() {
-                let (slot, v) = self.rules.npc.expected_keeper[i];
-                own.push((keeper, slot, self.get(keeper, slot)));
-                self.set(keeper, slot, v);
+            let keepers = rules.npc.expected_keeper.iter().map(|&(slot, v)| (keeper, slot, v));
+            let everyone = [c, keeper].into_iter().chain(sc.blockers.iter().map(|b| b.0));
+            let context =
+                rules.npc.expected_context.iter().flat_map(|&(slot, v)| everyone.clone().map(move |p| (p, slot, v)));
+            for (p, slot, v) in keepers.chain(context) {
+                own.push((p, slot, self.get(p, slot)));
+                self.set(p, slot, v);
             }
-            for i in 0..self.rules.npc.expected_context.len() {
-                let (slot, v) = self.rules.npc.expected_context[i];
-                for p in std::iter::once(c).chain(std::iter::once(keeper)).chain(sc.blockers.iter().map(|b| b.0)) {
-                    own.push((p, slot, self.get(p, slot)));
-                    self.set(p, slot, v);
-                }
-            }
-            let again = if self.rules.npc.expected_context.is_empty() {
+            let again = if rules.npc.expected_context.is_empty() {
                 Some(difficulty)
             } else {
                 let r = self.estimate(c, pipe);
                 r.diff().filter(|_| r.possible)
             };
             // The blockers' tests read the context, not the keeper: kept unless it changed.
-            if !self.rules.npc.expected_context.is_empty() {
+            if !rules.npc.expected_context.is_empty() {
                 sc.q_ints.clear();
                 sc.diffs.clear();
             }

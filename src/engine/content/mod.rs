@@ -354,18 +354,18 @@ fn noted<T>(missing: &std::cell::RefCell<Vec<Missing>>, found: Result<T, Missing
 
 /// `npc.shot.expected_keeper` (`context` false: each name a value of a player's sheet) or
 /// `npc.shot.expected_context` (`context` true: each name a context value), each value inside
-/// its variable's scale — every problem, for the caller to report with the other field's.
+/// its variable's scale; what is wrong goes to `problems`, reported with the document's others.
 fn expected_values(
     r: &Ruleset,
     file: &str,
     field: &str,
-    values: &std::collections::BTreeMap<String, f64>,
+    values: Option<&std::collections::BTreeMap<String, f64>>,
     context: bool,
-) -> Result<Vec<(usize, f64)>, Vec<Diagnostic>> {
+    problems: &mut Vec<Diagnostic>,
+) -> Vec<(usize, f64)> {
     use crate::ruleset::doc::VarKind;
     let mut out = Vec::new();
-    let mut problems = Vec::new();
-    for (name, &v) in values {
+    for (name, &v) in values.into_iter().flatten() {
         let pointer = format!("/shot/{field}/{name}");
         let Some(slot) = r.var(name) else {
             problems.push(Diagnostic::new(file, &pointer, format!("{field} names unknown variable '{name}'")));
@@ -390,7 +390,7 @@ fn expected_values(
             out.push((slot, v));
         }
     }
-    if problems.is_empty() { Ok(out) } else { Err(problems) }
+    out
 }
 
 /// Issue 15's levers, each read only when the revision declares it (see [`Levers`]).
@@ -724,6 +724,10 @@ impl Rules {
             // Unknown lines are reported above; the stand-in is never played.
             lines.push(super::state::Line::from_id(l).unwrap_or(super::state::Line::Midfield));
         }
+        let expected_keeper =
+            expected_values(r, &npc_file, "expected_keeper", ndoc.shot.expected_keeper.as_ref(), false, &mut problems);
+        let expected_context =
+            expected_values(r, &npc_file, "expected_context", ndoc.shot.expected_context.as_ref(), true, &mut problems);
         if !problems.is_empty() {
             return Err(ContentError::Invalid(problems));
         }
@@ -740,32 +744,6 @@ impl Rules {
                     })
                 })
                 .collect()
-        };
-        let none = std::collections::BTreeMap::new();
-        let (expected_keeper, expected_context) = match (
-            expected_values(
-                r,
-                &npc_file,
-                "expected_keeper",
-                ndoc.shot.expected_keeper.as_ref().unwrap_or(&none),
-                false,
-            ),
-            expected_values(
-                r,
-                &npc_file,
-                "expected_context",
-                ndoc.shot.expected_context.as_ref().unwrap_or(&none),
-                true,
-            ),
-        ) {
-            (Ok(k), Ok(c)) => (k, c),
-            (k, c) => {
-                let mut problems = Vec::new();
-                for e in [k.err(), c.err()].into_iter().flatten() {
-                    problems.extend(e);
-                }
-                return Err(ContentError::Invalid(problems));
-            }
         };
         let npc = Npc {
             weights: ndoc.weights,
