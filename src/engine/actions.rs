@@ -529,6 +529,9 @@ impl Match {
         let target_y = round2(self.frame(t, target).y);
         let penalty = self.penalty_kick;
         self.penalty_kick = false;
+        if !penalty && !self.rules.pitch.in_attacking_box(self.frame(t, from)) {
+            self.stats[t].shots_outside_box += 1;
+        }
         let shot_event = |outcome: &str, keeper: Option<super::events::KeeperTest>| EventKind::Shot {
             by: cw,
             distance,

@@ -23,7 +23,7 @@ fn metric(id: &str, pt: &str, en: &str, kind: Kind, scale: u64, format: Format) 
 }
 
 /// Observation slots, in the order `metrics` declares them.
-const METRICS: usize = 34;
+const METRICS: usize = 38;
 
 /// The two metrics observed in fractions of their unit, declared once for the metric and for
 /// the observation: distance per team in metres (of km), mean stamina in hundredths.
@@ -134,6 +134,15 @@ impl Simulator for MatchSimulator {
             metric("home_shots_share", "finalizações do mandante", "home share of shots", Ratio, 1, Percent),
             metric("home_goals_per_match", "gols do mandante por partida", "home goals per match", Mean, 1, Number),
             metric("away_goals_per_match", "gols do visitante por partida", "away goals per match", Mean, 1, Number),
+            metric(
+                "shots_outside_box_share",
+                "finalizações de fora da área",
+                "shots from outside the box",
+                Ratio,
+                1,
+                Percent,
+            ),
+            metric("blocked_shot_share", "finalizações bloqueadas", "shots blocked", Ratio, 1, Percent),
         ];
         debug_assert_eq!(crate::lab::slots(&m), METRICS);
         m
@@ -191,6 +200,10 @@ impl Simulator for MatchSimulator {
             shots,
             h.goals as i64,
             a.goals as i64,
+            sum(|s| s.shots_outside_box),
+            shots,
+            sum(|s| s.blocks),
+            shots,
         ];
         out[..METRICS].copy_from_slice(&values);
         Ok(())

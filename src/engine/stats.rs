@@ -46,6 +46,10 @@ pub struct TeamStats {
     pub penalty_goals: u32,
     #[serde(default)]
     pub substitutions: u32,
+    /// Shots struck from outside the box the side attacks (free kicks included, penalties not):
+    /// where a side shoots from is half of what its shots are worth.
+    #[serde(default)]
+    pub shots_outside_box: u32,
 }
 
 impl TeamStats {
@@ -61,6 +65,22 @@ impl TeamStats {
         "penalty_goals",
         "substitutions",
     ];
+
+    /// Statistics engine 0.5.7 added, compared in a replay only for records written by 0.5.7 or later.
+    pub const ADDED_IN_0_5_7: &[&str] = &["shots_outside_box"];
+
+    /// The statistics an engine of `version` did not write yet: left out when a replay compares
+    /// the record's statistics with its own.
+    pub fn added_after(version: &semver::Version) -> impl Iterator<Item = &'static str> {
+        let before = |major, minor, patch| *version < semver::Version::new(major, minor, patch);
+        let older_than_0_5_3 = before(0, 5, 3);
+        let older_than_0_5_7 = before(0, 5, 7);
+        Self::ADDED_IN_0_5_3
+            .iter()
+            .filter(move |_| older_than_0_5_3)
+            .chain(Self::ADDED_IN_0_5_7.iter().filter(move |_| older_than_0_5_7))
+            .copied()
+    }
 
     pub fn pass_completion(&self) -> f64 {
         if self.passes == 0 { 0.0 } else { self.passes_completed as f64 / self.passes as f64 }

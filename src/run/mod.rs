@@ -347,12 +347,12 @@ fn compare_outcome(m: &Match, record: &RunRecord) -> Option<Replay> {
         });
     }
     // Statistics an engine added after the record was written are not in it.
-    let older = semver::Version::parse(&record.engine_version).map_or(true, |v| v < semver::Version::new(0, 5, 3));
+    let written_by = semver::Version::parse(&record.engine_version).unwrap_or(semver::Version::new(0, 0, 0));
     let stats = |s: &TeamStats| {
         let mut v = json(s);
-        if older && let Some(o) = v.as_object_mut() {
-            for k in TeamStats::ADDED_IN_0_5_3 {
-                o.remove(*k);
+        if let Some(o) = v.as_object_mut() {
+            for k in TeamStats::added_after(&written_by) {
+                o.remove(k);
             }
         }
         v

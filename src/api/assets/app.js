@@ -33,7 +33,7 @@ const UI = {
       dribbles_won: 'duels on the ball won', dribbles_lost: 'duels on the ball lost', tackles: 'tackles',
       interceptions: 'interceptions', blocks: 'blocks', saves: 'saves', fouls: 'fouls', possession: 'possession %',
       corners: 'corners', free_kicks: 'free kicks', penalties: 'penalties', penalty_goals: 'penalties scored',
-      substitutions: 'substitutions',
+      substitutions: 'substitutions', shots_outside_box: 'shots from outside the box',
       distance_km: 'distance (km)', mean_stamina: 'mean stamina', shot_probability_sum: 'sum of shot chances' },
     ev: {
       kick_off: (e) => `Kick-off (${side(e.team)})`,
@@ -82,7 +82,7 @@ const UI = {
       dribbles_won: 'duelos com a bola vencidos', dribbles_lost: 'duelos com a bola perdidos', tackles: 'desarmes',
       interceptions: 'interceptações', blocks: 'bloqueios', saves: 'defesas', fouls: 'faltas', possession: 'posse %',
       corners: 'escanteios', free_kicks: 'faltas cobradas', penalties: 'pênaltis', penalty_goals: 'pênaltis convertidos',
-      substitutions: 'substituições',
+      substitutions: 'substituições', shots_outside_box: 'finalizações de fora da área',
       distance_km: 'distância (km)', mean_stamina: 'stamina média', shot_probability_sum: 'soma das chances de chute' },
     ev: {
       kick_off: (e) => `Saída de bola (${side(e.team)})`,
