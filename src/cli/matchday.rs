@@ -283,11 +283,7 @@ fn table(m: &Match, s: &[TeamStats; 2]) -> String {
             format!("{}/{}", s[0].dribbles_won, s[0].dribbles_lost),
             format!("{}/{}", s[1].dribbles_won, s[1].dribbles_lost),
         ),
-        (
-            "shots from outside the box",
-            s[0].shots_outside_box.to_string(),
-            s[1].shots_outside_box.to_string(),
-        ),
+        ("shots from outside the box", s[0].shots_outside_box.to_string(), s[1].shots_outside_box.to_string()),
         ("tackles", s[0].tackles.to_string(), s[1].tackles.to_string()),
         ("interceptions", s[0].interceptions.to_string(), s[1].interceptions.to_string()),
         ("blocks", s[0].blocks.to_string(), s[1].blocks.to_string()),
