@@ -47,7 +47,7 @@ pub struct TeamStats {
     #[serde(default)]
     pub substitutions: u32,
     /// Shots struck from outside the box the side attacks (free kicks included, penalties not):
-    /// where a side shoots from is half of what its shots are worth.
+    /// a shot's place says as much about it as the count does, and the totals alone hid it.
     #[serde(default)]
     pub shots_outside_box: u32,
 }
