@@ -104,6 +104,8 @@ fn match_prints_score_and_statistics() {
         assert_eq!(row(label), vec![pair(h, x, y), pair(a, x, y)], "{label}");
     }
     assert_eq!(row("corners"), vec![h["corners"].to_string(), a["corners"].to_string()]);
+    let outside = |s: &serde_json::Value| s["shots_outside_box"].to_string();
+    assert_eq!(row("shots from outside the box"), vec![outside(h), outside(a)]);
 }
 
 #[test]

@@ -256,6 +256,7 @@ fn table(m: &Match, s: &[TeamStats; 2]) -> String {
         ("goals", s[0].goals.to_string(), s[1].goals.to_string()),
         ("shots", s[0].shots.to_string(), s[1].shots.to_string()),
         ("on target", s[0].on_target.to_string(), s[1].on_target.to_string()),
+        ("shots from outside the box", s[0].shots_outside_box.to_string(), s[1].shots_outside_box.to_string()),
         (
             "sum of shot probabilities",
             format!("{:.2}", s[0].shot_probability_sum),
@@ -283,7 +284,6 @@ fn table(m: &Match, s: &[TeamStats; 2]) -> String {
             format!("{}/{}", s[0].dribbles_won, s[0].dribbles_lost),
             format!("{}/{}", s[1].dribbles_won, s[1].dribbles_lost),
         ),
-        ("shots from outside the box", s[0].shots_outside_box.to_string(), s[1].shots_outside_box.to_string()),
         ("tackles", s[0].tackles.to_string(), s[1].tackles.to_string()),
         ("interceptions", s[0].interceptions.to_string(), s[1].interceptions.to_string()),
         ("blocks", s[0].blocks.to_string(), s[1].blocks.to_string()),

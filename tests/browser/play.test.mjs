@@ -136,7 +136,7 @@ test('a person plays: decision, odds, explanation, dice, sheet, languages, full 
   const stats = await page.locator('#stats').textContent();
   assert.match(stats, /possession/);
   // A dribble is called one thing on screen; a carrier's challenges are duels on the ball.
-  for (const row of [/dribbles won/, /duels on the ball won/, /crosses completed/, /corners/, /penalties scored/]) {
+  for (const row of [/dribbles won/, /duels on the ball won/, /crosses completed/, /corners/, /penalties scored/, /shots from outside the box/]) {
     assert.match(stats, row);
   }
   await page.screenshot({ path: path.join(OUT, 'full-time-1280x720.png'), fullPage: true });
