@@ -198,3 +198,43 @@ test('a watched match: the NPC decision log shows pruned candidates by their bou
     await page.close();
   }
 });
+
+test('a sheet left open on a player who is substituted closes, saying why', async () => {
+  // Which player leaves: the same match played through the API first (the engine is
+  // deterministic, so the page's run substitutes the same players).
+  const post = async (p, body, token) => {
+    const headers = { 'Content-Type': 'application/json' };
+    if (token) headers.Authorization = `Bearer ${token}`;
+    const res = await fetch(server.url + '/api/v1' + p, { method: 'POST', headers, body: JSON.stringify(body) });
+    assert.ok(res.ok, `${p}: ${res.status}`);
+    return res.json();
+  };
+  const get = async (p) => (await fetch(server.url + '/api/v1' + p)).json();
+  const run = await post('/runs', { home: 'esporte_clube_mandacaru', away: 'uniao_pedra_branca', revision: null, human: null, seed: 5 });
+  const before = (await get(`/runs/${run.runId}`)).players.map((p) => p.id);
+  await post(`/runs/${run.runId}/advance`, { until: 'end', delegate: true }, run.token);
+  const after = new Set((await get(`/runs/${run.runId}`)).players.map((p) => p.id));
+  const leaver = before.find((id) => !after.has(id));
+  assert.ok(leaver, 'someone is substituted in this match');
+
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await startAs(page, '', 5);
+  await page.locator(`#pitch .pl[data-id="${leaver}"]`).click();
+  await page.waitForSelector('#player:not([hidden]) table');
+  const title = await page.locator('#player-title').textContent();
+  await page.click('#adv-end');
+  await page.waitForSelector('#stats:not([hidden])');
+  await page.waitForFunction(() => !/Playing/.test(document.querySelector('#status').textContent));
+  const status = await page.locator('#status').textContent();
+  assert.ok(await page.locator('#player').isHidden(), 'the sheet is closed');
+  assert.ok(status.includes(`${title} has left the pitch`), status);
+  assert.doesNotMatch(status, /no player/);
+  assert.equal(await page.locator('#pitch .pl.sel').count(), 0, 'nobody is shown selected');
+  const shot = path.join(OUT, 'substituted-sheet-closed-1280x720.png');
+  await page.screenshot({ path: shot });
+  assertNotBlank(shot);
+  assert.deepEqual(errors, [], 'no script errors');
+  await page.close();
+});

@@ -24,6 +24,7 @@ const UI = {
     played: (n) => `${n} round${n === 1 ? '' : 's'} played.`, base: 'Base', effective: 'Effective', value: 'Value',
     impossible: 'Not possible from here (a requirement fails, e.g. out of range)',
     chance: 'Chance', tags: 'Context', sheet: 'Sheet', projection: 'In this match, now', close: 'Close',
+    left_pitch: (p) => `${p} has left the pitch: his sheet is closed.`,
     stamina: 'stamina', nearest: 'nearest opponent', orientation: 'body to goal', neutral: 'neutral',
     dist_goal: 'to goal', angle: 'angle', age: 'age', role: 'role', xp: 'net XP', chosen: 'chosen', score: 'score',
     candidates_weighed: 'candidates weighed', human: 'you', minute: 'min', player: 'Player', kind: 'Kind',
@@ -73,6 +74,7 @@ const UI = {
     played: (n) => `${n} rodada${n === 1 ? '' : 's'} jogada${n === 1 ? '' : 's'}.`, base: 'Base', effective: 'Efetivo', value: 'Valor',
     impossible: 'Impossível daqui (um requisito falha, p. ex. fora do alcance)',
     chance: 'Chance', tags: 'Contexto', sheet: 'Ficha', projection: 'Nesta partida, agora', close: 'Fechar',
+    left_pitch: (p) => `${p} saiu de campo: a ficha foi fechada.`,
     stamina: 'stamina', nearest: 'adversário mais próximo', orientation: 'corpo ao gol', neutral: 'neutro',
     dist_goal: 'do gol', angle: 'ângulo', age: 'idade', role: 'função', xp: 'XP líquido', chosen: 'escolhido', score: 'pontuação',
     candidates_weighed: 'candidatos pesados', human: 'você', minute: 'min', player: 'Jogador', kind: 'Tipo',
@@ -264,6 +266,14 @@ function pushEvents(evs) {
 
 // ---- rendering ----
 function renderAll() {
+  // A player substituted since his sheet was opened has no projection any more: close it and
+  // say why, rather than asking the server for a player it no longer fields.
+  const gone = S.selectedPlayer && S.view && !S.view.players.some((p) => p.id === S.selectedPlayer);
+  if (gone) {
+    $('player').hidden = true;
+    $('status').textContent = `${$('status').textContent} ${t('left_pitch')($('player-title').textContent || S.selectedPlayer)}`.trim();
+    S.selectedPlayer = null;
+  }
   renderScore(); renderPitch(); renderDecision(); renderFeed(); renderDecisionLog(); renderStats(); updateControls();
   if (S.selectedPlayer) showPlayer(S.selectedPlayer, true);
 }
