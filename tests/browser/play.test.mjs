@@ -1,7 +1,8 @@
 // A person's match in a real browser: start a match, reach a decision, read a candidate's
 // explanation, play it and see the dice, advance, open a player's sheet and projection, switch
 // to Portuguese, finish the match and see the statistics — at a laptop, a wide screen and a
-// phone. Screenshots go to tests/browser/out/ and are checked to be non-blank.
+// phone; and a sheet left open on a player who is then substituted. Screenshots go to
+// tests/browser/out/ and are checked to be non-blank.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
