@@ -379,3 +379,37 @@ fn a_count_that_does_not_fit_its_integer_is_refused_at_its_pointer() {
         );
     }
 }
+
+/// A parameter or table the sheets and clubs need (the XP ledger's, support XP's), renamed, is
+/// refused in the document that should declare it, at its list — not in club_rules.json or
+/// sheet_rules.json with an empty pointer, as it was (a sweep of every string of 0.6.8 found 30
+/// such refusals).
+#[test]
+fn a_name_the_sheets_need_renamed_is_refused_where_it_belongs() {
+    let version = newest();
+    let rev = revision(&version);
+    for (doc, list, id) in [
+        ("params.json", "params", "xp_factor_iq"),
+        ("params.json", "params", "xp_skill_free_level"),
+        ("params.json", "params", "xp_support_control"),
+        ("tables.json", "tables", "sheet_band"),
+        ("tables.json", "tables", "xp_skill_step"),
+        ("tables.json", "curves", "age_cap"),
+    ] {
+        let m = edited(&rev, doc, |d| {
+            let entry = d[list].as_array_mut().unwrap().iter_mut().find(|e| e["id"] == json!(id)).unwrap();
+            entry["id"] = json!(format!("{id}_renamed"));
+        });
+        let problems: Vec<Diagnostic> = microfut::cli::revision_check(&m);
+        let pointer = if list == "curves" { "/tables".to_string() } else { format!("/{list}") };
+        let file = format!("microfut/{version}/{doc}");
+        assert!(
+            problems.iter().any(|p| p.file == file && p.pointer == pointer && p.message.contains(id)),
+            "{id} renamed: not refused at {file}#{pointer}; problems: {problems:?}"
+        );
+        assert!(
+            problems.iter().all(|p| !p.pointer.is_empty()),
+            "{id} renamed: a problem without a pointer: {problems:?}"
+        );
+    }
+}

@@ -225,8 +225,10 @@ impl ClubRules {
         };
         let xp = XpRules::from_ruleset(rs);
         if let Err(e) = &xp {
-            err(String::new(), e.to_string());
+            // Named where it belongs (params.json, tables.json …), not in this document.
+            out.push(rs.locate(e));
         }
+        let mut err = |p: String, m: String| out.push(Diagnostic::new(f, p, m));
         let sheet_rules = SheetRules::from_revision(&rs.revision).ok().flatten();
         let line_known = |l: &str| roles.as_ref().is_none_or(|r| r.lines.iter().any(|x| x.id == l));
         let role_known = |r: &str| roles.as_ref().is_none_or(|x| x.role(r).is_some());

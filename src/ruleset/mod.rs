@@ -239,8 +239,29 @@ impl Ruleset {
         self.pipeline_index.get(id).copied()
     }
 
-    fn missing(&self, what: &'static str, name: &str, needed_by: &'static str) -> Missing {
+    /// A name `needed_by` the code needs, absent from this revision.
+    pub fn missing(&self, what: &'static str, name: &str, needed_by: &'static str) -> Missing {
         Missing { revision: self.label(), what, name: name.into(), needed_by }
+    }
+
+    /// Where a missing name belongs: the document that would declare it (the one named for its
+    /// schema first — derived pipelines are pipelines too) and its list's pointer, so that
+    /// `validate` names a file and a pointer for it like every other problem.
+    pub fn locate(&self, m: &Missing) -> crate::catalog::Diagnostic {
+        use crate::catalog::{Diagnostic, declared_schema};
+        let (schema, pointer) = match m.what {
+            "parameter" => ("params.schema.json", "/params"),
+            "table" | "range table" => ("tables.schema.json", "/tables"),
+            "pipeline" => ("pipelines.schema.json", "/pipelines"),
+            "variable" => ("vocabulary.schema.json", "/variables"),
+            _ => ("manifest.schema.json", ""),
+        };
+        let docs = || self.revision.documents.iter().filter(|(_, d)| declared_schema(d) == Some(schema));
+        let named = schema.replace(".schema", "");
+        match docs().find(|(n, _)| **n == named).or_else(|| docs().next()) {
+            Some((name, _)) => Diagnostic::new(self.revision.file(name), pointer, m.to_string()),
+            None => Diagnostic::new(self.revision.file("manifest.json"), "/documents", m.to_string()),
+        }
     }
     /// Lookups for names the code relies on, failing with a message naming what is missing.
     pub fn need_var(&self, id: &str, by: &'static str) -> Result<usize, Missing> {

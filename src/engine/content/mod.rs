@@ -1001,26 +1001,7 @@ pub fn check(rs: Arc<Ruleset>) -> Vec<Diagnostic> {
 pub fn located(rs: &Ruleset, e: ContentError) -> Vec<Diagnostic> {
     match e {
         ContentError::Invalid(d) => d,
-        ContentError::Missing(names) => names
-            .iter()
-            .map(|m| {
-                let (schema, pointer) = match m.what {
-                    "parameter" => ("params.schema.json", "/params"),
-                    "table" | "range table" => ("tables.schema.json", "/tables"),
-                    "pipeline" => ("pipelines.schema.json", "/pipelines"),
-                    "variable" => ("vocabulary.schema.json", "/variables"),
-                    _ => ("manifest.schema.json", ""),
-                };
-                // Several documents may share a schema (derived pipelines are pipelines): the
-                // one named for the schema first.
-                let docs = || rs.revision.documents.iter().filter(|(_, d)| declared_schema(d) == Some(schema));
-                let named = schema.replace(".schema", "");
-                match docs().find(|(n, _)| **n == named).or_else(|| docs().next()) {
-                    Some((name, _)) => Diagnostic::new(rs.revision.file(name), pointer, m.to_string()),
-                    None => Diagnostic::new(rs.revision.file("manifest.json"), "/documents", m.to_string()),
-                }
-            })
-            .collect(),
+        ContentError::Missing(names) => names.iter().map(|m| rs.locate(m)).collect(),
         e @ ContentError::NoDocument { .. } => {
             vec![Diagnostic::new(rs.revision.file("manifest.json"), "/documents", e.to_string())]
         }
