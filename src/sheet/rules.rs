@@ -225,7 +225,7 @@ impl SheetRules {
         }
         for p in SHARE_PARAMS {
             if rs.param(p).is_none() {
-                out.push(rs.locate(&rs.missing("parameter", p, "support XP")));
+                out.push(rs.locate(&rs.missing("parameter", p, "sheet ledger (support XP)")));
             }
         }
         out.extend(super::ledger::XpRules::free_level_problems(rs));
