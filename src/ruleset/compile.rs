@@ -215,7 +215,7 @@ fn compile_partial_with(rev: &Revision, domains: Policy) -> (Option<Ruleset>, Ve
             if has_actions {
                 out.push(Diagnostic::new(
                     rev.file("pipelines.json"),
-                    "",
+                    "/resolution",
                     "action pipelines need \"resolution\" defaults (dice, clamp, difficulty)",
                 ));
             }
@@ -303,6 +303,18 @@ fn compile_partial_with(rev: &Revision, domains: Policy) -> (Option<Ruleset>, Ve
         }
     }
 
+    // A derived value no derived pipeline computes would be read at its default (or 0) in play,
+    // outside the scale the finite check sweeps it over: refused where it is declared.
+    for (i, v) in vars.iter().enumerate() {
+        if v.kind == VarKind::Derived && v.default.is_none() && !nodes.iter().any(|n| n.output == Some(i)) {
+            let (file, pointer) = split_source(&v.source);
+            out.push(Diagnostic::new(
+                file,
+                pointer,
+                format!("derived value '{}' is computed by no derived pipeline (none names it as its output)", v.id),
+            ));
+        }
+    }
     let derived_order = order_derived(&nodes, &vars, &mut out);
 
     if !out.is_empty() {
