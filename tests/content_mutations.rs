@@ -292,24 +292,38 @@ fn the_engine_refuses_or_plays_values_no_domain_checked() {
     }
 }
 
-/// Pointers of every number in a document (not `$schema`).
-fn collect_numbers(v: &Value, at: String, found: &mut dyn FnMut(String)) {
+/// Every value of a document below its root, with its pointer and whether it is a key of an
+/// object (rather than an item of an array), in document order — `$schema`, labels,
+/// descriptions and notes left out.
+fn walk(v: &Value, at: &str, visit: &mut dyn FnMut(&str, &Value, bool)) {
     match v {
         Value::Object(m) => {
             for (k, x) in m {
-                if !k.starts_with('$') {
-                    collect_numbers(x, format!("{at}/{}", k.replace('~', "~0").replace('/', "~1")), found);
+                if !k.starts_with('$') && !matches!(k.as_str(), "label" | "labels" | "description" | "change_note") {
+                    let here = format!("{at}/{}", k.replace('~', "~0").replace('/', "~1"));
+                    visit(&here, x, true);
+                    walk(x, &here, visit);
                 }
             }
         }
         Value::Array(a) => {
             for (i, x) in a.iter().enumerate() {
-                collect_numbers(x, format!("{at}/{i}"), found);
+                let here = format!("{at}/{i}");
+                visit(&here, x, false);
+                walk(x, &here, visit);
             }
         }
-        Value::Number(_) => found(at),
         _ => {}
     }
+}
+
+/// Pointers of every number in a document.
+fn collect_numbers(v: &Value, found: &mut dyn FnMut(String)) {
+    walk(v, "", &mut |p, x, _| {
+        if x.is_number() {
+            found(p.to_string())
+        }
+    });
 }
 
 /// The 0.6 documents whose numbers no parameter domain covers (NPC weights, set-piece zones,
@@ -322,7 +336,7 @@ fn numbers_of_0_6() -> &'static Vec<(String, &'static str, String)> {
         for version in number_revisions() {
             let rev = revision(&version);
             for doc in NUMBER_DOCUMENTS {
-                collect_numbers(&rev.documents[*doc], String::new(), &mut |p| out.push((version.clone(), *doc, p)));
+                collect_numbers(&rev.documents[*doc], &mut |p| out.push((version.clone(), *doc, p)));
             }
         }
         out
@@ -414,27 +428,6 @@ fn a_name_the_sheets_need_renamed_is_refused_where_it_belongs() {
     }
 }
 
-/// Pointers of every string in a document that names something (not `$schema`, labels,
-/// descriptions or notes).
-fn collect_names(v: &Value, at: String, found: &mut dyn FnMut(String)) {
-    match v {
-        Value::Object(m) => {
-            for (k, x) in m {
-                if !k.starts_with('$') && !matches!(k.as_str(), "label" | "labels" | "description" | "change_note") {
-                    collect_names(x, format!("{at}/{}", k.replace('~', "~0").replace('/', "~1")), found);
-                }
-            }
-        }
-        Value::Array(a) => {
-            for (i, x) in a.iter().enumerate() {
-                collect_names(x, format!("{at}/{i}"), found);
-            }
-        }
-        Value::String(_) => found(at),
-        _ => {}
-    }
-}
-
 /// Every naming string of the newest revision's documents (ids, references, expressions), except
 /// the manifest and the scenarios (whose `base` the lab run below asks for by name).
 fn names_of_newest() -> &'static Vec<(String, String)> {
@@ -444,7 +437,11 @@ fn names_of_newest() -> &'static Vec<(String, String)> {
         let mut out = Vec::new();
         for (doc, d) in &rev.documents {
             if doc != "manifest.json" && doc != "scenarios.json" {
-                collect_names(d, String::new(), &mut |p| out.push((doc.clone(), p)));
+                walk(d, "", &mut |p, x, _| {
+                    if x.is_string() {
+                        out.push((doc.clone(), p.to_string()))
+                    }
+                });
             }
         }
         out
@@ -514,37 +511,24 @@ fn missing_resolution_defaults_are_refused_at_their_pointer() {
 /// an array's first item removed (labels, descriptions and notes aside; the manifest and the
 /// scenarios, which the lab run asks for by name, aside).
 fn structural_edits() -> &'static Vec<(String, String, u8)> {
-    fn walk(v: &Value, at: String, found: &mut dyn FnMut(String, u8)) {
-        match v {
-            Value::Object(m) => {
-                for (k, x) in m {
-                    if k.starts_with('$') || matches!(k.as_str(), "label" | "labels" | "description" | "change_note") {
-                        continue;
-                    }
-                    let here = format!("{at}/{}", k.replace('~', "~0").replace('/', "~1"));
-                    found(here.clone(), 0);
-                    walk(x, here, found);
-                }
-            }
-            Value::Array(a) => {
-                found(at.clone(), 1);
-                if a.len() > 1 {
-                    found(format!("{at}/0"), 2);
-                }
-                for (i, x) in a.iter().enumerate() {
-                    walk(x, format!("{at}/{i}"), found);
-                }
-            }
-            _ => {}
-        }
-    }
     static E: OnceLock<Vec<(String, String, u8)>> = OnceLock::new();
     E.get_or_init(|| {
         let rev = revision(&newest());
         let mut out = Vec::new();
         for (doc, d) in &rev.documents {
             if doc != "manifest.json" && doc != "scenarios.json" {
-                walk(d, String::new(), &mut |p, how| out.push((doc.clone(), p, how)));
+                let mut edit = |p: &str, how: u8| out.push((doc.clone(), p.to_string(), how));
+                walk(d, "", &mut |p, x, keyed| {
+                    if keyed {
+                        edit(p, 0);
+                    }
+                    if let Some(a) = x.as_array() {
+                        edit(p, 1);
+                        if a.len() > 1 {
+                            edit(&format!("{p}/0"), 2);
+                        }
+                    }
+                });
             }
         }
         out
