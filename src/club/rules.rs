@@ -214,6 +214,11 @@ impl ClubRules {
     pub fn check(&self, rs: &Ruleset) -> Vec<Diagnostic> {
         let f = self.file.as_str();
         let mut out = Vec::new();
+        let xp = XpRules::from_ruleset(rs);
+        if let Err(e) = &xp {
+            // Named where it belongs (params.json, tables.json …), not in this document.
+            out.push(rs.locate(e));
+        }
         let mut err = |p: String, m: String| out.push(Diagnostic::new(f, p, m));
         let roles = match Roles::from_revision(&rs.revision) {
             Ok(Some(r)) => Some(r),
@@ -223,12 +228,6 @@ impl ClubRules {
             }
             Err(_) => None, // reported by the roles check
         };
-        let xp = XpRules::from_ruleset(rs);
-        if let Err(e) = &xp {
-            // Named where it belongs (params.json, tables.json …), not in this document.
-            out.push(rs.locate(e));
-        }
-        let mut err = |p: String, m: String| out.push(Diagnostic::new(f, p, m));
         let sheet_rules = SheetRules::from_revision(&rs.revision).ok().flatten();
         let line_known = |l: &str| roles.as_ref().is_none_or(|r| r.lines.iter().any(|x| x.id == l));
         let role_known = |r: &str| roles.as_ref().is_none_or(|x| x.role(r).is_some());

@@ -218,24 +218,27 @@ test('a sheet left open on a player who is substituted closes, saying why', asyn
   const leaver = before.find((id) => !after.has(id));
   assert.ok(leaver, 'someone is substituted in this match');
 
-  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await startAs(page, '', 5);
-  await page.locator(`#pitch .pl[data-id="${leaver}"]`).click();
-  await page.waitForSelector('#player:not([hidden]) table');
-  const title = await page.locator('#player-title').textContent();
-  await page.click('#adv-end');
-  await page.waitForSelector('#stats:not([hidden])');
-  await page.waitForFunction(() => !/Playing/.test(document.querySelector('#status').textContent));
-  const status = await page.locator('#status').textContent();
-  assert.ok(await page.locator('#player').isHidden(), 'the sheet is closed');
-  assert.ok(status.includes(`${title} has left the pitch`), status);
-  assert.doesNotMatch(status, /no player/);
-  assert.equal(await page.locator('#pitch .pl.sel').count(), 0, 'nobody is shown selected');
-  const shot = path.join(OUT, 'substituted-sheet-closed-1280x720.png');
-  await page.screenshot({ path: shot });
-  assertNotBlank(shot);
-  assert.deepEqual(errors, [], 'no script errors');
-  await page.close();
+  for (const viewport of [{ width: 1280, height: 720 }, { width: 390, height: 844 }]) {
+    const page = await browser.newPage({ viewport });
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await startAs(page, '', 5);
+    await page.locator(`#pitch .pl[data-id="${leaver}"]`).click();
+    await page.waitForSelector('#player:not([hidden]) table');
+    const title = await page.locator('#player-title').textContent();
+    await page.click('#adv-end');
+    await page.waitForSelector('#stats:not([hidden])');
+    await page.waitForFunction(() => !/Playing/.test(document.querySelector('#status').textContent));
+    const status = await page.locator('#status').textContent();
+    await page.locator('#status').scrollIntoViewIfNeeded();
+    assert.ok(await page.locator('#player').isHidden(), 'the sheet is closed');
+    assert.ok(status.includes(`${title} has left the pitch`), status);
+    assert.doesNotMatch(status, /no player/);
+    assert.equal(await page.locator('#pitch .pl.sel').count(), 0, 'nobody is shown selected');
+    const shot = path.join(OUT, `substituted-sheet-closed-${viewport.width}x${viewport.height}.png`);
+    await page.screenshot({ path: shot });
+    assertNotBlank(shot);
+    assert.deepEqual(errors, [], 'no script errors');
+    await page.close();
+  }
 });
