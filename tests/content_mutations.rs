@@ -415,7 +415,7 @@ fn a_name_the_sheets_need_renamed_is_refused_where_it_belongs() {
             entry["id"] = json!(format!("{id}_renamed"));
         });
         let problems: Vec<Diagnostic> = microfut::cli::revision_check(&m);
-        let pointer = if list == "curves" { "/tables".to_string() } else { format!("/{list}") };
+        let pointer = format!("/{list}");
         let file = format!("microfut/{version}/{doc}");
         assert!(
             problems.iter().any(|p| p.file == file && p.pointer == pointer && p.message.contains(id)),

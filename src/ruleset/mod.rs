@@ -252,6 +252,7 @@ impl Ruleset {
         let (schema, pointer) = match m.what {
             "parameter" => ("params.schema.json", "/params"),
             "table" | "range table" => ("tables.schema.json", "/tables"),
+            "curve" => ("tables.schema.json", "/curves"),
             "pipeline" => ("pipelines.schema.json", "/pipelines"),
             "variable" => ("vocabulary.schema.json", "/variables"),
             _ => ("manifest.schema.json", ""),
@@ -272,6 +273,11 @@ impl Ruleset {
     }
     pub fn need_table(&self, id: &str, by: &'static str) -> Result<&TableInfo, Missing> {
         self.table(id).ok_or_else(|| self.missing("table", id, by))
+    }
+    /// A lookup the code reads as a curve of anchors (a range table serves too): when missing,
+    /// it is reported where curves are declared.
+    pub fn need_curve(&self, id: &str, by: &'static str) -> Result<&TableInfo, Missing> {
+        self.table(id).ok_or_else(|| self.missing("curve", id, by))
     }
     pub fn need_range_table(&self, id: &str, by: &'static str) -> Result<Arc<RangeTable>, Missing> {
         self.table(id).and_then(|t| t.range().cloned()).ok_or_else(|| self.missing("range table", id, by))

@@ -137,7 +137,7 @@ impl XpRules {
         let table_source = |id: &str| rs.table(id).map(|t| t.source.clone()).unwrap_or_default();
         let param_source =
             |id: &str| rs.params.iter().find(|p| p.id == id).map(|p| p.source.clone()).unwrap_or_default();
-        let cap = rs.need_table("age_cap", BY)?;
+        let cap = rs.need_curve("age_cap", BY)?;
         let cap_points = match &cap.kind {
             TableKind::Curve(c) => c.points.clone(),
             TableKind::Range(_) => Vec::new(),
