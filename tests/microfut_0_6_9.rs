@@ -1,9 +1,10 @@
 //! Microfut 0.6.9 (issue 11), a draft from 0.6.8: an identity is a style, not a tier, and the
 //! referee calls more of the duels won through the man. Under 0.6.8 the generator's `aerial`
-//! identity bought strength (`st`), which feeds the header, the aerial duel, the shielding test
-//! and the physical duel, so an aerial squad beat the same budget's other identities by 10–20
-//! points of win share (docs/calibration-0.6.9.md). The tests read the repository's content folder
-//! (or `MICROFUT_TEST_CONTENT`, so a sabotaged copy can show an assertion failing).
+//! identity bought strength (`st`), which is most of jumping and much of balance, acceleration
+//! and power, and part of the header, the aerial duel and shielding, so an aerial squad beat the
+//! same budget's other identities by 10–20 points of win share (docs/calibration-0.6.9.md). The
+//! tests read the repository's content folder (or `MICROFUT_TEST_CONTENT`, so a sabotaged copy can
+//! show an assertion failing).
 
 mod common;
 use common::{revision_rules as rules, test_catalog as catalog};
