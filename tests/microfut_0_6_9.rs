@@ -9,25 +9,13 @@
 mod common;
 use common::{revision_rules as rules, test_catalog as catalog};
 use microfut::catalog::Catalog;
-use microfut::club::generate::{Request, generate};
-use microfut::club::rules::ClubRules;
 use microfut::club::{Club, ClubPersonality};
 use microfut::engine::{Match, Options};
 
 /// The elite preset's club of `seed` with `identity`, the personality held fixed so that only the
 /// identity's share of the budget differs.
 fn elite(catalog: &Catalog, revision: &str, seed: u64, identity: &str) -> Club {
-    let rules = rules(catalog, revision);
-    let budget = ClubRules::need(&rules.rs, "test").unwrap().preset("elite").unwrap().xp;
-    let req = Request {
-        budget,
-        identity: Some(identity.into()),
-        personality: Some(ClubPersonality::default()),
-        seed,
-        name: Some(format!("elite {seed}")),
-        id: None,
-    };
-    generate(&rules.rs, &req).unwrap()
+    common::generated_club_as(catalog, revision, "elite", seed, Some(identity), Some(ClubPersonality::default()))
 }
 
 /// The mean of a sheet value (attribute, skill or training) over the squad's outfield players.

@@ -271,9 +271,6 @@ impl Ruleset {
     pub fn need_param(&self, id: &str, by: &'static str) -> Result<f64, Missing> {
         self.param(id).ok_or_else(|| self.missing("parameter", id, by))
     }
-    pub fn need_table(&self, id: &str, by: &'static str) -> Result<&TableInfo, Missing> {
-        self.table(id).ok_or_else(|| self.missing("table", id, by))
-    }
     /// A lookup the code reads as a curve of anchors (a range table serves too): when missing,
     /// it is reported where curves are declared.
     pub fn need_curve(&self, id: &str, by: &'static str) -> Result<&TableInfo, Missing> {

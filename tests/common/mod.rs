@@ -188,13 +188,26 @@ pub fn sample_club(id: &str) -> microfut::club::Club {
 /// preset's XP, identity and personality from the seed, named "<preset> <seed>", by `revision`'s
 /// club rules.
 pub fn generated_club(catalog: &Catalog, revision: &str, preset: &str, seed: u64) -> microfut::club::Club {
+    generated_club_as(catalog, revision, preset, seed, None, None)
+}
+
+/// As [`generated_club`], with the identity and the club personality given instead of drawn
+/// from the seed.
+pub fn generated_club_as(
+    catalog: &Catalog,
+    revision: &str,
+    preset: &str,
+    seed: u64,
+    identity: Option<&str>,
+    personality: Option<microfut::club::ClubPersonality>,
+) -> microfut::club::Club {
     use microfut::club::generate::{Request, generate};
     let rules = revision_rules(catalog, revision);
     let cr = microfut::club::rules::ClubRules::need(&rules.rs, "test").unwrap();
     let req = Request {
         budget: cr.preset(preset).unwrap().xp,
-        identity: None,
-        personality: None,
+        identity: identity.map(str::to_string),
+        personality,
         seed,
         name: Some(format!("{preset} {seed}")),
         id: None,
