@@ -17,6 +17,8 @@ use std::sync::Arc;
 
 /// The 0.6 revision the tests play.
 const V06: &str = "0.6.0";
+/// The version the tests' scratch drafts take: above every real revision, so none is overwritten.
+const SCRATCH: &str = "0.6.99";
 
 fn rules_in(content: &Path, version: &str) -> Arc<Rules> {
     let catalog = Catalog::load(&ContentTree::from_dir(content).unwrap());
@@ -111,7 +113,7 @@ fn a_fractional_difficulty_is_rolled_against_both_neighbours_in_proportion() {
 #[test]
 fn every_missing_name_is_reported_at_once() {
     let (_tmp, content) = content_copy();
-    let draft = draft_copy(&content, V06, "0.6.99");
+    let draft = draft_copy(&content, V06, SCRATCH);
     params(&draft, |p| p.retain(|e| e["id"] != "tackle_reach" && e["id"] != "loose_ball_reach"));
     edit_json(&draft.join("pipelines.json"), |d| {
         d["pipelines"].as_array_mut().unwrap().retain(|p| p["id"] != "claim");
@@ -120,11 +122,14 @@ fn every_missing_name_is_reported_at_once() {
     assert_eq!(o.status.code(), Some(1));
     let said = format!("{}{}", stdout(&o), stderr(&o));
     for (file, name) in [
-        ("microfut/0.6.99/params.json#/params", "parameter 'tackle_reach'"),
-        ("microfut/0.6.99/params.json#/params", "parameter 'loose_ball_reach'"),
-        ("microfut/0.6.99/pipelines.json#/pipelines", "pipeline 'claim'"),
+        ("params.json#/params", "parameter 'tackle_reach'"),
+        ("params.json#/params", "parameter 'loose_ball_reach'"),
+        ("pipelines.json#/pipelines", "pipeline 'claim'"),
     ] {
-        assert!(said.contains(&format!("{file}: revision microfut 0.6.99 has no {name}")), "{name}:\n{said}");
+        assert!(
+            said.contains(&format!("microfut/{SCRATCH}/{file}: revision microfut {SCRATCH} has no {name}")),
+            "{name}:\n{said}"
+        );
     }
 }
 
@@ -133,7 +138,7 @@ fn every_missing_name_is_reported_at_once() {
 #[test]
 fn a_role_in_an_unknown_line_is_refused() {
     let (_tmp, content) = content_copy();
-    let draft = draft_copy(&content, V06, "0.6.99");
+    let draft = draft_copy(&content, V06, SCRATCH);
     edit_json(&draft.join("roles.json"), |r| {
         r["lines"]
             .as_array_mut()
@@ -173,12 +178,12 @@ fn the_formation_says_how_many_players_a_club_needs() {
 #[test]
 fn the_last_rule_numbers_of_engine_code_are_parameters() {
     let (_tmp, content) = content_copy();
-    let draft = draft_copy(&content, V06, "0.6.99");
+    let draft = draft_copy(&content, V06, SCRATCH);
     params(&draft, |p| {
         set_param(p, "kickoff_line_gap", 9.0);
         set_param(p, "intercept_line_end", 0.4);
     });
-    let rules = rules_in(&content, "0.6.99");
+    let rules = rules_in(&content, SCRATCH);
     let club = sample("sociedade_esportiva_serra_azul");
     let m = Match::new(rules.clone(), &club, &club, 1, Options::default()).unwrap();
     let half = rules.pitch.length / 2.0;
@@ -207,12 +212,12 @@ fn the_last_rule_numbers_of_engine_code_are_parameters() {
 #[test]
 fn pressure_context_stays_within_its_scale() {
     let (_tmp, content) = content_copy();
-    let draft = draft_copy(&content, V06, "0.6.99");
+    let draft = draft_copy(&content, V06, SCRATCH);
     edit_json(&draft.join("vocabulary.json"), |v| {
         let var = v["variables"].as_array_mut().unwrap().iter_mut().find(|x| x["id"] == "opponents_within_3m").unwrap();
         var["scale"] = serde_json::json!([0, 1]);
     });
-    let rules = rules_in(&content, "0.6.99");
+    let rules = rules_in(&content, SCRATCH);
     let mut m = stage(rules.clone());
     let carrier = m.player_in_slot(0, 6).unwrap();
     m.place(carrier, V2::new(50.0, 34.0), V2::new(1.0, 0.0));
@@ -252,12 +257,12 @@ fn the_penalty_taker_is_ranked_by_content() {
     let worst = outfield.iter().cloned().fold(f64::MAX, f64::min);
     assert_eq!(taker(rules06()), best);
     let (_tmp, content) = content_copy();
-    let draft = draft_copy(&content, V06, "0.6.99");
+    let draft = draft_copy(&content, V06, SCRATCH);
     edit_json(&draft.join("derived.json"), |d| {
         let p = d["derived"].as_array_mut().unwrap().iter_mut().find(|p| p["id"] == "penalty_taker").unwrap();
         p["base"]["expr"] = serde_json::json!("0 - finishing");
     });
-    assert_eq!(taker(rules_in(&content, "0.6.99")), worst);
+    assert_eq!(taker(rules_in(&content, SCRATCH)), worst);
 }
 
 /// Set pieces are actions of their own: a season of matches shows penalties aimed at a side
@@ -312,7 +317,7 @@ fn a_penalty_is_aimed_at_a_side_the_keeper_may_guess() {
     let guesses: f64 = sp.penalty.aims.iter().map(|a| a.keeper_guess).sum();
     assert!((guesses - 1.0).abs() < 1e-12);
     let (_tmp, content) = content_copy();
-    let draft = draft_copy(&content, V06, "0.6.99");
+    let draft = draft_copy(&content, V06, SCRATCH);
     edit_json(&draft.join("set_pieces.json"), |d| {
         for a in d["penalty"]["aims"].as_array_mut().unwrap() {
             let id = a["id"].as_str().unwrap().to_string();
@@ -320,7 +325,7 @@ fn a_penalty_is_aimed_at_a_side_the_keeper_may_guess() {
             a["modifier"] = serde_json::json!(0);
         }
     });
-    let rules = rules_in(&content, "0.6.99");
+    let rules = rules_in(&content, SCRATCH);
     // A constructed penalty: the chances of each side from the scored candidates of the taker.
     let club = sample("sociedade_esportiva_serra_azul");
     let mut m = Match::new(rules.clone(), &club, &club, 1, Options::default()).unwrap();
@@ -349,9 +354,9 @@ fn the_home_crowd_presses_the_away_side_and_can_be_switched_off() {
     let (home, away) = (shot(rules.clone(), 0), shot(rules.clone(), 1));
     assert!(away < home, "the same striker: at home {home}, away {away}");
     let (_tmp, content) = content_copy();
-    let draft = draft_copy(&content, V06, "0.6.99");
+    let draft = draft_copy(&content, V06, SCRATCH);
     params(&draft, |p| set_param(p, "crowd_pressure", 0.0));
-    let quiet = rules_in(&content, "0.6.99");
+    let quiet = rules_in(&content, SCRATCH);
     assert_eq!(shot(quiet.clone(), 0), shot(quiet, 1));
 }
 
@@ -364,10 +369,10 @@ fn the_home_crowd_presses_the_away_side_and_can_be_switched_off() {
 fn a_defender_who_goes_through_the_man_gives_a_free_kick_not_a_tackle() {
     let play = |share: f64| {
         let (_tmp, content) = content_copy();
-        let draft = draft_copy(&content, V06, "0.6.99");
+        let draft = draft_copy(&content, V06, SCRATCH);
         params(&draft, |p| set_param(p, "tackle_foul_share", share));
         let club = sample("sociedade_esportiva_serra_azul");
-        let mut m = Match::new(rules_in(&content, "0.6.99"), &club, &club, 1, Options::default()).unwrap();
+        let mut m = Match::new(rules_in(&content, SCRATCH), &club, &club, 1, Options::default()).unwrap();
         m.run().unwrap();
         let s = m.stats();
         (s[0].tackles + s[1].tackles, s[0].fouls + s[1].fouls)
