@@ -178,3 +178,47 @@ fn shards_of_different_clubs_do_not_merge() {
         stdout(&o).lines().next().unwrap().contains("· uniao_pedra_branca v esporte_clube_mandacaru (clubs sha256:")
     );
 }
+
+/// `lab calibrate --export-clubs` writes the calibration set as the checks play it: each club a
+/// valid club file, the generated ones the very squads `club generate` gives for their preset,
+/// seed and the calibration's name (without the name the generator draws one from the seed, and
+/// the squad after it differs). Nothing is simulated, and a missing folder writes nothing.
+#[test]
+fn calibrate_exports_the_clubs_it_plays() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let v = lab(&["lab", "calibrate", "--revision", "0.6.9", "--export-clubs", d, "--json"]);
+    let clubs = v["clubs"].as_object().unwrap();
+    let names: Vec<&str> = clubs.keys().map(String::as_str).collect();
+    assert_eq!(names, ["elite_a", "elite_b", "established_a", "established_b", "modest_a", "modest_b", "reference"]);
+    for (name, c) in clubs {
+        let file = c["file"].as_str().unwrap();
+        assert!(file.ends_with(&format!("{name}.json")), "{file}");
+        let o = run(&["club", "validate", file, "--revision", "0.6.9"]);
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+    }
+    let regenerated = dir.path().join("regenerated.json");
+    let o = run(&[
+        "club",
+        "generate",
+        "--budget",
+        "elite",
+        "--seed",
+        "301",
+        "--name",
+        "elite 301",
+        "--revision",
+        "0.6.9",
+        "--out",
+        regenerated.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let read = |p: &std::path::Path| -> Value { serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap() };
+    assert_eq!(read(&dir.path().join("elite_a.json")), read(&regenerated));
+
+    let missing = dir.path().join("no_such_folder");
+    let o = run(&["lab", "calibrate", "--revision", "0.6.9", "--export-clubs", missing.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--export-clubs") && stderr(&o).contains("no such folder"), "{}", stderr(&o));
+    assert!(!missing.exists());
+}

@@ -109,6 +109,12 @@ pub struct CalibrateArgs {
     /// Worker threads (default: all cores, or RAYON_NUM_THREADS). Results do not depend on it.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
+    /// Write the calibration set's clubs (the reference club and every generated one, as the
+    /// checks play them) to this folder as `<name>.json`, and stop without simulating: the clubs
+    /// to play with `match`, `lab microfut` or `season`. `club generate` with the same preset and
+    /// seed gives a different club unless it is also given the calibration's name.
+    #[arg(long, value_name = "DIR")]
+    pub export_clubs: Option<PathBuf>,
     /// Print JSON instead of the table.
     #[arg(long)]
     pub json: bool,
@@ -389,6 +395,56 @@ fn progress_bar(total: u64, quiet: bool, unit: &str) -> ProgressBar {
     bar
 }
 
+/// Writes the calibration set's clubs, all of them or none (`files::Plan`), into an existing
+/// folder.
+fn export_clubs(
+    catalog: &Catalog,
+    rules: &crate::engine::Rules,
+    targets: &crate::calibrate::Targets,
+    reference: Option<&crate::club::Club>,
+    dir: &Path,
+    json: bool,
+) -> CliResult {
+    if !dir.is_dir() {
+        return Err(CliError::input(format!("--export-clubs {}: no such folder", dir.display())));
+    }
+    let clubs = crate::calibrate::Clubs::of(catalog, rules, targets, reference).map_err(CliError::input)?;
+    let paths: Vec<(String, PathBuf)> = clubs
+        .by_name
+        .keys()
+        .map(|name| (format!("--export-clubs ({name})"), dir.join(format!("{name}.json"))))
+        .collect();
+    let outputs: Vec<(&str, &Path)> = paths.iter().map(|(w, p)| (w.as_str(), p.as_path())).collect();
+    let plan = crate::files::Plan::new(&outputs, &[]).map_err(CliError::input)?;
+    let texts: Vec<String> =
+        clubs.by_name.values().map(|c| serde_json::to_string_pretty(c).expect("serializes") + "\n").collect();
+    let bytes: Vec<&[u8]> = texts.iter().map(|t| t.as_bytes()).collect();
+    plan.write(&bytes).map_err(CliError::input)?;
+    if json {
+        let written: serde_json::Map<String, serde_json::Value> = clubs
+            .by_name
+            .iter()
+            .zip(&paths)
+            .map(|((name, club), (_, p))| {
+                (name.clone(), serde_json::json!({ "id": club.id, "name": club.name, "file": p.display().to_string() }))
+            })
+            .collect();
+        outln!(
+            "{}",
+            serde_json::to_string_pretty(
+                &serde_json::json!({ "revision": rules.rs.version.to_string(), "clubs": written })
+            )
+            .expect("serializes")
+        );
+    } else {
+        outln!("The calibration clubs of {}:", rules.rs.label());
+        for ((name, club), (_, p)) in clubs.by_name.iter().zip(&paths) {
+            outln!("  {name:<14} {} ({})  → {}", club.name, club.id, p.display());
+        }
+    }
+    Ok(())
+}
+
 fn calibrate(content: Option<&Path>, args: CalibrateArgs) -> CliResult {
     use crate::calibrate::{Settings, Targets, calibrate};
     let catalog = super::content::load_catalog_for(content, "microfut", args.revision.as_deref())?;
@@ -414,6 +470,9 @@ fn calibrate(content: Option<&Path>, args: CalibrateArgs) -> CliResult {
             None => None,
         },
     };
+    if let Some(dir) = &args.export_clubs {
+        return export_clubs(&catalog, &rules, &targets, settings.reference.as_ref(), dir, args.json);
+    }
     let started = Instant::now();
     let checks = match args.threads {
         Some(t) => rayon::ThreadPoolBuilder::new()
