@@ -221,4 +221,20 @@ fn calibrate_exports_the_clubs_it_plays() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--export-clubs") && stderr(&o).contains("no such folder"), "{}", stderr(&o));
     assert!(!missing.exists());
+
+    // A calibration document whose club name would leave the folder writes nothing anywhere.
+    let (_tmp, content) = content_copy();
+    edit_json(&content.join("microfut/0.6.9/calibration.json"), |c| {
+        let clubs = c["clubs"].as_object_mut().unwrap();
+        let elite = clubs["elite_b"].clone();
+        clubs.insert("../escaped".into(), elite);
+    });
+    let out = dir.path().join("inner");
+    std::fs::create_dir(&out).unwrap();
+    let c = content.to_str().unwrap();
+    let o = run(&["lab", "calibrate", "--revision", "0.6.9", "--content", c, "--export-clubs", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("calibration.json#/clubs/../escaped"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 0);
+    assert!(!dir.path().join("escaped.json").exists());
 }

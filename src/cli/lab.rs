@@ -409,6 +409,16 @@ fn export_clubs(
         return Err(CliError::input(format!("--export-clubs {}: no such folder", dir.display())));
     }
     let clubs = crate::calibrate::Clubs::of(catalog, rules, targets, reference).map_err(CliError::input)?;
+    // A club's name is a key of the calibration document: it names a file in `dir`, nothing else.
+    if let Some(bad) = clubs
+        .by_name
+        .keys()
+        .find(|n| n.is_empty() || !n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+    {
+        return Err(CliError::input(format!(
+            "calibration.json#/clubs/{bad}: a club name must be letters, digits, '_' or '-' to name its file"
+        )));
+    }
     let paths: Vec<(String, PathBuf)> = clubs
         .by_name
         .keys()
