@@ -140,6 +140,8 @@ pub struct Match {
     strike_scratch: estimate::StrikeScratch,
     /// (player, slot, own value) while the NPC prices a strike against what it expects.
     expected_own: Vec<(usize, usize, f64)>,
+    /// (player, slot, own value) while the NPC weighs its candidates under `npc.plan_context`.
+    planned_own: Vec<(usize, usize, f64)>,
     /// Positioning's buffers: the nearest candidates to press or support, each side's view of
     /// its opponents.
     near_scratch: Vec<(f64, usize)>,
@@ -232,6 +234,7 @@ impl Match {
             weigh_every_candidate: false,
             strike_scratch: estimate::StrikeScratch::default(),
             expected_own: Vec::new(),
+            planned_own: Vec::new(),
             near_scratch: Vec::with_capacity(n),
             shaped: vec![None; n],
             view_scratch: [Vec::with_capacity(n), Vec::with_capacity(n)],
@@ -436,7 +439,7 @@ impl Match {
     pub fn scored_candidates(&mut self) -> Vec<Candidate> {
         let Some(h) = self.state.holder() else { return Vec::new() };
         self.duel_cache.clear();
-        self.generate_candidates(h, false);
+        self.plan_candidates(h, false);
         let mut c = self.candidates.clone();
         c.sort_by(|a, b| b.score.total_cmp(&a.score));
         c
@@ -469,9 +472,36 @@ impl Match {
             }
             // A match a person plays shows every candidate's score: the NPC weighs them all.
             let lazy = !self.weigh_every_candidate && self.human.is_none();
-            self.generate_candidates(h, lazy);
+            self.plan_candidates(h, lazy);
         }
         holder
+    }
+
+    /// The holder's candidates, weighed under the content's `npc.plan_context` when the NPC
+    /// plays his side (a person's are weighed as the match is: the odds shown are the real ones).
+    fn plan_candidates(&mut self, h: usize, lazy: bool) {
+        let rules = self.rules.clone();
+        let plan = &rules.npc.plan_context;
+        if plan.is_empty() || Some(self.state.players[h].team) == self.human {
+            self.generate_candidates(h, lazy);
+            return;
+        }
+        let mut own = std::mem::take(&mut self.planned_own);
+        own.clear();
+        for p in 0..self.state.players.len() {
+            for &(slot, v) in plan {
+                own.push((p, slot, self.get(p, slot)));
+                self.set(p, slot, v);
+            }
+        }
+        self.generate_candidates(h, lazy);
+        for &(p, slot, was) in own.iter().rev() {
+            self.set(p, slot, was);
+        }
+        self.planned_own = own;
+        // Duels weighed under the plan are not the match's: the round's defenders and tests
+        // read them afresh.
+        self.duel_cache.clear();
     }
 
     /// Steps 4–11: movement, the action and its opposition, effects, stamina, clock.

@@ -144,6 +144,11 @@ pub(super) struct NpcDoc {
     pub(super) bias: KindBias,
     #[serde(default)]
     pub(super) possession_value: Option<PossessionValue>,
+    /// Engine 0.5.8: context values every player is read with while the NPC weighs its own
+    /// side's candidates (`away_side` 0: it plans as if the crowd were not there); absent, the
+    /// match as it is.
+    #[serde(default)]
+    pub(super) plan_context: Option<std::collections::BTreeMap<String, f64>>,
 }
 
 /// The value of having the ball (0.6.4, issue 11): what losing it costs the NPC besides the
@@ -284,4 +289,9 @@ pub struct Npc {
     /// blockers and the keeper — the intention reckons with an ordinary day, the execution
     /// meets the real one. Empty: the context as it is.
     pub expected_context: Vec<(usize, f64)>,
+    /// Engine 0.5.8: (slot, value) of context on every player while the NPC weighs the candidates
+    /// of a side it plays (never a person's: the odds a person is shown are the real ones). The
+    /// crowd then changes the execution, not the intention — an away side that saw its passes
+    /// priced lower chose other play, and that choice paid. Empty: the context as it is.
+    pub plan_context: Vec<(usize, f64)>,
 }

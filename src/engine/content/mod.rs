@@ -352,12 +352,13 @@ fn noted<T>(missing: &std::cell::RefCell<Vec<Missing>>, found: Result<T, Missing
     })
 }
 
-/// `npc.shot.expected_keeper` (`context` false: each name a value of a player's sheet) or
-/// `npc.shot.expected_context` (`context` true: each name a context value), each value inside
-/// its variable's scale; what is wrong goes to `problems`, reported with the document's others.
+/// `npc.shot.expected_keeper` (`context` false: each name a value of a player's sheet),
+/// `npc.shot.expected_context` or `npc.plan_context` (`context` true: each name a context value),
+/// at JSON pointer `at`, each value inside its variable's scale; what is wrong goes to `problems`, reported with the document's others.
 fn expected_values(
     r: &Ruleset,
     file: &str,
+    at: &str,
     field: &str,
     values: Option<&std::collections::BTreeMap<String, f64>>,
     context: bool,
@@ -366,7 +367,7 @@ fn expected_values(
     use crate::ruleset::doc::VarKind;
     let mut out = Vec::new();
     for (name, &v) in values.into_iter().flatten() {
-        let pointer = format!("/shot/{field}/{name}");
+        let pointer = format!("{at}/{field}/{name}");
         let Some(slot) = r.var(name) else {
             problems.push(Diagnostic::new(file, &pointer, format!("{field} names unknown variable '{name}'")));
             continue;
@@ -725,9 +726,10 @@ impl Rules {
             lines.push(super::state::Line::from_id(l).unwrap_or(super::state::Line::Midfield));
         }
         let expected_keeper =
-            expected_values(r, &npc_file, "expected_keeper", ndoc.shot.expected_keeper.as_ref(), false, &mut problems);
+            expected_values(r, &npc_file, "/shot", "expected_keeper", ndoc.shot.expected_keeper.as_ref(), false, &mut problems);
         let expected_context =
-            expected_values(r, &npc_file, "expected_context", ndoc.shot.expected_context.as_ref(), true, &mut problems);
+            expected_values(r, &npc_file, "/shot", "expected_context", ndoc.shot.expected_context.as_ref(), true, &mut problems);
+        let plan_context = expected_values(r, &npc_file, "", "plan_context", ndoc.plan_context.as_ref(), true, &mut problems);
         if !problems.is_empty() {
             return Err(ContentError::Invalid(problems));
         }
@@ -751,6 +753,7 @@ impl Rules {
             shot: ShotNpc { goal_value: ndoc.shot.goal_value },
             expected_keeper,
             expected_context,
+            plan_context,
             noise: ndoc.noise,
             carry: CarryNpc {
                 turns: ndoc.carry.directions.iter().map(|&d| super::geometry::Turn::of(d)).collect(),
