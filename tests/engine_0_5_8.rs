@@ -32,7 +32,9 @@ fn plain() -> Arc<Rules> {
 }
 
 fn planned() -> Arc<Rules> {
-    Arc::new(compiled(|d| d.get_mut("npc.json").unwrap()["plan_context"] = serde_json::json!({"away_side": 0})).unwrap())
+    Arc::new(
+        compiled(|d| d.get_mut("npc.json").unwrap()["plan_context"] = serde_json::json!({"away_side": 0})).unwrap(),
+    )
 }
 
 /// The same revision with the crowd switched off (what the `no_crowd` scenario sets).

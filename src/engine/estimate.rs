@@ -413,10 +413,7 @@ impl Match {
             let everyone = [c, keeper].into_iter().chain(sc.blockers.iter().map(|b| b.0));
             let context =
                 rules.npc.expected_context.iter().flat_map(|&(slot, v)| everyone.clone().map(move |p| (p, slot, v)));
-            for (p, slot, v) in keepers.chain(context) {
-                own.push((p, slot, self.get(p, slot)));
-                self.set(p, slot, v);
-            }
+            self.swap_in(&mut own, keepers.chain(context));
             let again = if rules.npc.expected_context.is_empty() {
                 Some(difficulty)
             } else {
@@ -430,10 +427,7 @@ impl Match {
             }
             sc.keeper.clear();
             let g = again.map_or(0.0, |d| self.strike_goal(d, keeper, &mut sc));
-            // Put back in reverse: a player listed twice gets his own value last.
-            for &(p, slot, was) in own.iter().rev() {
-                self.set(p, slot, was);
-            }
+            self.put_back(&own);
             self.expected_own = own;
             g
         };

@@ -480,28 +480,37 @@ impl Match {
     /// The holder's candidates, weighed under the content's `npc.plan_context` when the NPC
     /// plays his side (a person's are weighed as the match is: the odds shown are the real ones).
     fn plan_candidates(&mut self, h: usize, lazy: bool) {
-        let rules = self.rules.clone();
-        let plan = &rules.npc.plan_context;
-        if plan.is_empty() || Some(self.state.players[h].team) == self.human {
+        if self.rules.npc.plan_context.is_empty() || Some(self.state.players[h].team) == self.human {
             self.generate_candidates(h, lazy);
             return;
         }
+        let rules = self.rules.clone();
         let mut own = std::mem::take(&mut self.planned_own);
         own.clear();
-        for p in 0..self.state.players.len() {
-            for &(slot, v) in plan {
-                own.push((p, slot, self.get(p, slot)));
-                self.set(p, slot, v);
-            }
-        }
+        let everyone = 0..self.state.players.len();
+        let plan = everyone.flat_map(|p| rules.npc.plan_context.iter().map(move |&(slot, v)| (p, slot, v)));
+        self.swap_in(&mut own, plan);
         self.generate_candidates(h, lazy);
-        for &(p, slot, was) in own.iter().rev() {
-            self.set(p, slot, was);
-        }
+        self.put_back(&own);
         self.planned_own = own;
         // Duels weighed under the plan are not the match's: the round's defenders and tests
         // read them afresh.
         self.duel_cache.clear();
+    }
+
+    /// Sets each (player, slot, value), recording in `own` what it replaced.
+    fn swap_in(&mut self, own: &mut Vec<(usize, usize, f64)>, values: impl Iterator<Item = (usize, usize, f64)>) {
+        for (p, slot, v) in values {
+            own.push((p, slot, self.get(p, slot)));
+            self.set(p, slot, v);
+        }
+    }
+
+    /// Undoes `swap_in`, in reverse: a player listed twice gets his own value last.
+    fn put_back(&mut self, own: &[(usize, usize, f64)]) {
+        for &(p, slot, was) in own.iter().rev() {
+            self.set(p, slot, was);
+        }
     }
 
     /// Steps 4–11: movement, the action and its opposition, effects, stamina, clock.

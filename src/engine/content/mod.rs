@@ -354,20 +354,21 @@ fn noted<T>(missing: &std::cell::RefCell<Vec<Missing>>, found: Result<T, Missing
 
 /// `npc.shot.expected_keeper` (`context` false: each name a value of a player's sheet),
 /// `npc.shot.expected_context` or `npc.plan_context` (`context` true: each name a context value),
-/// at JSON pointer `at`, each value inside its variable's scale; what is wrong goes to `problems`, reported with the document's others.
+/// at JSON pointer `at` (its last segment names the field), each value inside its variable's
+/// scale; what is wrong goes to `problems`, reported with the document's others.
 fn expected_values(
     r: &Ruleset,
     file: &str,
     at: &str,
-    field: &str,
     values: Option<&std::collections::BTreeMap<String, f64>>,
     context: bool,
     problems: &mut Vec<Diagnostic>,
 ) -> Vec<(usize, f64)> {
     use crate::ruleset::doc::VarKind;
+    let field = at.rsplit('/').next().unwrap_or(at);
     let mut out = Vec::new();
     for (name, &v) in values.into_iter().flatten() {
-        let pointer = format!("{at}/{field}/{name}");
+        let pointer = format!("{at}/{name}");
         let Some(slot) = r.var(name) else {
             problems.push(Diagnostic::new(file, &pointer, format!("{field} names unknown variable '{name}'")));
             continue;
@@ -725,11 +726,24 @@ impl Rules {
             // Unknown lines are reported above; the stand-in is never played.
             lines.push(super::state::Line::from_id(l).unwrap_or(super::state::Line::Midfield));
         }
-        let expected_keeper =
-            expected_values(r, &npc_file, "/shot", "expected_keeper", ndoc.shot.expected_keeper.as_ref(), false, &mut problems);
-        let expected_context =
-            expected_values(r, &npc_file, "/shot", "expected_context", ndoc.shot.expected_context.as_ref(), true, &mut problems);
-        let plan_context = expected_values(r, &npc_file, "", "plan_context", ndoc.plan_context.as_ref(), true, &mut problems);
+        let expected_keeper = expected_values(
+            r,
+            &npc_file,
+            "/shot/expected_keeper",
+            ndoc.shot.expected_keeper.as_ref(),
+            false,
+            &mut problems,
+        );
+        let expected_context = expected_values(
+            r,
+            &npc_file,
+            "/shot/expected_context",
+            ndoc.shot.expected_context.as_ref(),
+            true,
+            &mut problems,
+        );
+        let plan_context =
+            expected_values(r, &npc_file, "/plan_context", ndoc.plan_context.as_ref(), true, &mut problems);
         if !problems.is_empty() {
             return Err(ContentError::Invalid(problems));
         }
