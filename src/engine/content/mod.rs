@@ -726,24 +726,10 @@ impl Rules {
             // Unknown lines are reported above; the stand-in is never played.
             lines.push(super::state::Line::from_id(l).unwrap_or(super::state::Line::Midfield));
         }
-        let expected_keeper = expected_values(
-            r,
-            &npc_file,
-            "/shot/expected_keeper",
-            ndoc.shot.expected_keeper.as_ref(),
-            false,
-            &mut problems,
-        );
-        let expected_context = expected_values(
-            r,
-            &npc_file,
-            "/shot/expected_context",
-            ndoc.shot.expected_context.as_ref(),
-            true,
-            &mut problems,
-        );
-        let plan_context =
-            expected_values(r, &npc_file, "/plan_context", ndoc.plan_context.as_ref(), true, &mut problems);
+        let mut values = |at: &str, v, context| expected_values(r, &npc_file, at, v, context, &mut problems);
+        let expected_keeper = values("/shot/expected_keeper", ndoc.shot.expected_keeper.as_ref(), false);
+        let expected_context = values("/shot/expected_context", ndoc.shot.expected_context.as_ref(), true);
+        let plan_context = values("/plan_context", ndoc.plan_context.as_ref(), true);
         if !problems.is_empty() {
             return Err(ContentError::Invalid(problems));
         }
