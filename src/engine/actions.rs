@@ -385,6 +385,9 @@ impl Match {
             self.state.players[w].pos = at;
             if at.dist(goal) <= self.rules.params.header_max_distance {
                 self.hold(w);
+                if let Some((k, to)) = self.keeper_reset(t, from, at) {
+                    self.state.players[k].pos = to;
+                }
                 self.shot(w, true, self.rules.pipes.header);
             } else {
                 self.hold(w);
@@ -407,6 +410,24 @@ impl Match {
             let to = at + away * self.dice.uniform(pr.clearance_min, pr.clearance_max);
             self.loose_at(to, wt);
         }
+    }
+
+    /// Engine 0.5.9: where the keeper of the side defending against team `t`'s cross from `from`
+    /// stands when it is headed at `at` — moved towards his spot for the header by
+    /// `keeper_cross_reset` m per metre of the ball's flight. None when the content leaves the
+    /// rule out, or when he came for the ball (within his claim radius of it, in his box) and
+    /// is stranded where the duel left him.
+    pub(super) fn keeper_reset(&self, t: usize, from: V2, at: V2) -> Option<(usize, V2)> {
+        let per_metre = self.rules.since_0_6.keeper_cross_reset?;
+        let pr = self.rules.params;
+        let k = self.keeper(1 - t);
+        let pos = self.state.players[k].pos;
+        if pos.dist(at) <= pr.keeper_claim_radius && self.rules.pitch.in_own_box(self.frame(1 - t, at)) {
+            return None;
+        }
+        let ideal = pr.keeper_spot(self.frame(1 - t, self.rules.pitch.own_goal()), at);
+        let (step, gap) = (per_metre * from.dist(at), pos.dist(ideal));
+        Some((k, if gap <= step { ideal } else { pos + (ideal - pos).unit() * step }))
     }
 
     /// Everyone within reach of the landing point contests it (a keeper near it inside his box

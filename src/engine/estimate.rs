@@ -363,7 +363,14 @@ impl Match {
             Some((_, h)) if keep > 0.0 => {
                 let at = self.state.players[h].pos;
                 self.state.players[h].pos = landing;
+                // The keeper sets himself during the flight as he will in play (engine 0.5.9).
+                let reset = self
+                    .keeper_reset(t, from, landing)
+                    .map(|(k, to)| (k, std::mem::replace(&mut self.state.players[k].pos, to)));
                 let (_, p_goal, p_priced) = self.strike_estimate(h, self.rules.pipes.header);
+                if let Some((k, stood)) = reset {
+                    self.state.players[k].pos = stood;
+                }
                 self.state.players[h].pos = at;
                 (keep * p_goal, keep * p_priced)
             }

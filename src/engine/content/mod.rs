@@ -310,6 +310,10 @@ pub struct Since06 {
     /// The share of the duels a defender wins outside his own box that the referee calls as a
     /// foul (he went through the man): a free kick for the carrier's side, not a tackle.
     pub tackle_foul_share: Option<f64>,
+    /// Engine 0.5.9: how far the defending keeper moves towards his spot for the header while
+    /// the cross is in the air, per metre the ball travels (m/m); absent, he meets the header
+    /// where he stood for the cross.
+    pub keeper_cross_reset: Option<f64>,
 }
 
 /// The most players positioning sends to press the carrier, or to support him.
@@ -926,6 +930,16 @@ impl Rules {
             foul_on_difference: r.param("foul_on_difference").is_some_and(|v| v != 0.0),
             foul_share: share("foul_share")?,
             tackle_foul_share: share("tackle_foul_share")?,
+            keeper_cross_reset: match r.param("keeper_cross_reset") {
+                Some(v) if v < 0.0 => {
+                    return Err(param_error(
+                        r,
+                        "keeper_cross_reset",
+                        format!("parameter 'keeper_cross_reset' is a distance per metre, not negative (is {v})"),
+                    ));
+                }
+                v => v,
+            },
         };
         let club_personality =
             crate::club::ClubRules::from_revision(&r.revision).ok().flatten().map(|c| c.personality.scale);
