@@ -419,15 +419,18 @@ impl Match {
     /// is stranded where the duel left him.
     pub(super) fn keeper_reset(&self, t: usize, from: V2, at: V2) -> Option<(usize, V2)> {
         let per_metre = self.rules.since_0_6.keeper_cross_reset?;
-        let pr = self.rules.params;
         let k = self.keeper(1 - t);
-        let pos = self.state.players[k].pos;
-        if pos.dist(at) <= pr.keeper_claim_radius && self.rules.pitch.in_own_box(self.frame(1 - t, at)) {
+        if self.keeper_claims(k, at) {
             return None;
         }
-        let ideal = pr.keeper_spot(self.frame(1 - t, self.rules.pitch.own_goal()), at);
-        let (step, gap) = (per_metre * from.dist(at), pos.dist(ideal));
-        Some((k, if gap <= step { ideal } else { pos + (ideal - pos).unit() * step }))
+        let ideal = self.rules.params.keeper_spot(self.frame(1 - t, self.rules.pitch.own_goal()), at);
+        Some((k, self.state.players[k].pos.toward(ideal, per_metre * from.dist(at))))
+    }
+
+    /// Whether keeper `k` contests a high ball landing at `at`: near it, inside his own box.
+    pub(super) fn keeper_claims(&self, k: usize, at: V2) -> bool {
+        let pl = &self.state.players[k];
+        pl.pos.dist(at) <= self.rules.params.keeper_claim_radius && self.rules.pitch.in_own_box(self.frame(pl.team, at))
     }
 
     /// Everyone within reach of the landing point contests it (a keeper near it inside his box
@@ -439,7 +442,7 @@ impl Match {
             .filter(|&p| {
                 let pl = &self.state.players[p];
                 if pl.line == Line::Goalkeeper {
-                    pl.pos.dist(at) <= pr.keeper_claim_radius && self.rules.pitch.in_own_box(self.frame(pl.team, at))
+                    self.keeper_claims(p, at)
                 } else {
                     pl.pos.dist(at) <= pr.aerial_contest_radius
                 }

@@ -313,10 +313,7 @@ impl Match {
             // A keeper claims near the landing point inside his own box (as in the duel itself;
             // 0.5's estimate left keepers out).
             let pipe = if keeper {
-                if pl.team == t
-                    || pl.pos.dist(landing) > self.rules.params.keeper_claim_radius
-                    || !self.rules.pitch.in_own_box(self.frame(pl.team, landing))
-                {
+                if pl.team == t || !self.keeper_claims(p, landing) {
                     continue;
                 }
                 self.rules.pipes.claim
