@@ -16,8 +16,7 @@ const SEEDS: u64 = 40;
 /// under `revision` from the calibration set's preset and seed.
 fn shot_ratio(catalog: &Catalog, revision: &str, home: (&str, u64), away: (&str, u64)) -> f64 {
     let rules = revision_rules(catalog, revision);
-    let (h, a) =
-        (generated_club(catalog, revision, home.0, home.1), generated_club(catalog, revision, away.0, away.1));
+    let (h, a) = (generated_club(catalog, revision, home.0, home.1), generated_club(catalog, revision, away.0, away.1));
     let (mut hs, mut aws) = (0u64, 0u64);
     for seed in 1..=SEEDS {
         let mut m = Match::new(rules.clone(), &h, &a, seed, Options::default()).unwrap();
@@ -57,7 +56,9 @@ fn the_other_presets_generate_the_same_clubs() {
             "{preset} {seed}"
         );
     }
-    let (old, new) =
-        (generated_club(&catalog, "0.6.12", "established", 201), generated_club(&catalog, "0.6.13", "established", 201));
+    let (old, new) = (
+        generated_club(&catalog, "0.6.12", "established", 201),
+        generated_club(&catalog, "0.6.13", "established", 201),
+    );
     assert_ne!(serde_json::to_value(&old.squad).unwrap(), serde_json::to_value(&new.squad).unwrap());
 }

@@ -23,7 +23,8 @@ fn every_revision_records_its_own_same_seed_match() {
         let seed = golden["seed"].as_u64().unwrap();
         let version = version.to_string();
         let rules = revision_rules(&catalog, &version);
-        let mut m = Match::new(rules, &club, &club, seed, Options { retention: Some(0), ..Default::default() }).unwrap();
+        let mut m =
+            Match::new(rules, &club, &club, seed, Options { retention: Some(0), ..Default::default() }).unwrap();
         m.run().unwrap();
         let hashes = m.round_hashes();
         let last = hashes.last().map(|h| format!("{h:016x}")).unwrap_or_default();
