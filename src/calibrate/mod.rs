@@ -20,6 +20,8 @@ mod facts;
 mod fixtures;
 
 pub use doc::Targets;
+/// The same-seed fact on its own: `tests/same_seed_goldens.rs` runs it on every revision.
+pub use facts::same_seed;
 pub use fixtures::KeeperSimulator;
 
 use crate::catalog::Catalog;
