@@ -136,6 +136,20 @@ fn calibrate_reports_each_fact_with_its_figure() {
     assert_eq!(o.status.code(), Some(if v["failed"] == 0 { 0 } else { 1 }));
 }
 
+/// A figure judged on both orders together still shows each order's own figure, so a pooled
+/// reading never hides how far apart home and away are.
+#[test]
+fn calibrate_pooled_figure_names_each_order() {
+    let o = run(&["lab", "calibrate", "--revision", "0.6.13", "--matches", "20", "--fixture", "modest", "--json"]);
+    let v: Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let pooled: Vec<&Value> = v["checks"].as_array().unwrap().iter().filter(|c| c["order"] == "both orders").collect();
+    assert_eq!(pooled.len(), 3, "home, draw and away shares are pooled: {pooled:?}");
+    for c in pooled {
+        let f = c["figure"].as_str().unwrap();
+        assert!(f.contains("modest_a v modest_b ") && f.contains("modest_b v modest_a "), "{f}");
+    }
+}
+
 /// The clubs are part of what a run is: shards of runs with different clubs do not merge, and
 /// the report names them.
 #[test]

@@ -38,6 +38,7 @@ fn fact(id: &str, fact: &str, figure: String, target: String, pass: bool) -> Che
         ci95: None,
         target,
         pass,
+        orders: Vec::new(),
     }
 }
 

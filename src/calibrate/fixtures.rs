@@ -67,6 +67,7 @@ impl Figure {
             id: self.id,
             fact: self.fact,
             figure,
+            orders: Vec::new(),
         }
     }
 }
@@ -229,7 +230,22 @@ pub fn run(
                         ci,
                         percent: percent(metric),
                     };
-                    out.push(fig.check(&f.id, Some("both orders".into()), *range));
+                    // Each order's own figure stays in sight: a pooled reading must not hide
+                    // how far apart home and away are.
+                    let each = reports
+                        .iter()
+                        .zip(&parts)
+                        .map(|((order, _, _), p)| format!("{order} {}", p.show(p.value)))
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    let mut check = fig.check(&f.id, Some("both orders".into()), *range);
+                    check.figure = format!("{} ({each})", check.figure);
+                    check.orders = reports
+                        .iter()
+                        .zip(&parts)
+                        .map(|((order, _, _), p)| super::OrderFigure { order: order.clone(), value: p.value })
+                        .collect();
+                    out.push(check);
                 }
                 continue;
             }
@@ -246,6 +262,7 @@ pub fn run(
                         ci95: None,
                         target: format!("{}–{}", range[0], range[1]),
                         pass: false,
+                        orders: Vec::new(),
                     }),
                 }
             }
@@ -390,6 +407,7 @@ pub fn paired_facts(
         ci95: None,
         target,
         pass,
+        orders: Vec::new(),
     };
     let value = |r: &Report, id: &str| est(r, id).and_then(|e| e.value).unwrap_or(f64::NAN);
     let mut out = Vec::new();

@@ -48,6 +48,16 @@ pub struct Check {
     pub ci95: Option<[f64; 2]>,
     pub target: String,
     pub pass: bool,
+    /// A figure pooled over both orders: each order's own estimate, home club first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub orders: Vec<OrderFigure>,
+}
+
+/// One order's estimate inside a pooled figure.
+#[derive(Debug, Clone, Serialize)]
+pub struct OrderFigure {
+    pub order: String,
+    pub value: f64,
 }
 
 #[derive(Debug, Clone)]
