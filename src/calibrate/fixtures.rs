@@ -232,19 +232,19 @@ pub fn run(
                     };
                     // Each order's own figure stays in sight: a pooled reading must not hide
                     // how far apart home and away are.
-                    let each = reports
-                        .iter()
-                        .zip(&parts)
-                        .map(|((order, _, _), p)| format!("{order} {}", p.show(p.value)))
-                        .collect::<Vec<_>>()
-                        .join(", ");
-                    let mut check = fig.check(&f.id, Some("both orders".into()), *range);
-                    check.figure = format!("{} ({each})", check.figure);
-                    check.orders = reports
+                    let orders: Vec<super::OrderFigure> = reports
                         .iter()
                         .zip(&parts)
                         .map(|((order, _, _), p)| super::OrderFigure { order: order.clone(), value: p.value })
                         .collect();
+                    let each = orders
+                        .iter()
+                        .map(|o| format!("{} {}", o.order, fig.show(o.value)))
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    let mut check = fig.check(&f.id, Some("both orders".into()), *range);
+                    check.figure = format!("{} ({each})", check.figure);
+                    check.orders = orders;
                     out.push(check);
                 }
                 continue;
