@@ -117,6 +117,11 @@ pub struct Fixture {
     pub stronger: Option<String>,
     #[serde(default)]
     pub weaker: Option<String>,
+    /// Further `[stronger, weaker]` pairs of the same presets (0.6.15): each order's figure is
+    /// the mean over the first pair and these, so a target about presets is not judged on the
+    /// squads one seed happened to draw.
+    #[serde(default)]
+    pub draws: Vec<[String; 2]>,
     pub ranges: String,
     /// Metrics judged on both orders together (the home split between two clubs who are not
     /// quite equal).
@@ -227,6 +232,14 @@ impl Targets {
             };
             for n in names {
                 club(n, &at)?;
+            }
+            if !f.draws.is_empty() && f.stronger.is_none() {
+                return Err(format!("{at}/draws: only a fixture of a stronger and a weaker club has further draws"));
+            }
+            for (j, pair) in f.draws.iter().enumerate() {
+                for n in pair {
+                    club(n, &format!("{at}/draws/{j}"))?;
+                }
             }
         }
         if let Some(k) = &self.keeper {

@@ -184,6 +184,7 @@ pub fn run(
             weaker: None,
             ranges: String::new(),
             pooled: Vec::new(),
+            draws: Vec::new(),
         };
         fixtures.push((f, ranges));
     }
@@ -192,83 +193,107 @@ pub fn run(
         if !s.fixtures.is_empty() && !s.fixtures.contains(&f.id) {
             continue;
         }
-        // The orders to play: (home, away, whether the stronger side is at home).
-        let orders: Vec<(&str, &str, Option<bool>)> = match (&f.home, &f.away, &f.clubs, &f.stronger, &f.weaker) {
-            (Some(h), Some(a), _, _, _) => vec![(h, a, None)],
-            (_, _, Some([a, b]), _, _) => vec![(a, b, None), (b, a, None)],
-            (_, _, _, Some(st), Some(w)) => vec![(st, w, Some(true)), (w, st, Some(false))],
+        // The orders to play, each with its pairs of clubs (home, away): more than one when the
+        // fixture names further draws of the same presets; and whether the stronger side is at home.
+        let orders: Vec<(Vec<(&str, &str)>, Option<bool>)> = match (&f.home, &f.away, &f.clubs, &f.stronger, &f.weaker)
+        {
+            (Some(h), Some(a), _, _, _) => vec![(vec![(h, a)], None)],
+            (_, _, Some([a, b]), _, _) => vec![(vec![(a, b)], None), (vec![(b, a)], None)],
+            (_, _, _, Some(st), Some(w)) => {
+                let pairs: Vec<(&str, &str)> = std::iter::once((st.as_str(), w.as_str()))
+                    .chain(f.draws.iter().map(|[s, w]| (s.as_str(), w.as_str())))
+                    .collect();
+                vec![(pairs.clone(), Some(true)), (pairs.iter().map(|&(s, w)| (w, s)).collect(), Some(false))]
+            }
             _ => unreachable!("checked when the document was read"),
         };
-        let mut reports = Vec::new();
-        for &(h, a, stronger_home) in &orders {
-            let sim = MatchSimulator { home: clubs.get(h).clone(), away: clubs.get(a).clone() };
-            let r = lab_run(&sim, rev, s)?;
-            reports.push((format!("{h} v {a}"), r, stronger_home));
+        // One report per pair of each order, each pair with its own `matches`.
+        let mut played: Vec<Order> = Vec::new();
+        for (pairs, stronger_home) in &orders {
+            let mut reports = Vec::new();
+            for &(h, a) in pairs {
+                let sim = MatchSimulator { home: clubs.get(h).clone(), away: clubs.get(a).clone() };
+                reports.push((format!("{h} v {a}"), lab_run(&sim, rev, s)?));
+            }
+            let label = reports.iter().map(|(l, _)| l.as_str()).collect::<Vec<_>>().join(" · ");
+            played.push(Order { label, reports, stronger_home: *stronger_home });
         }
         for (metric, range) in &ranges {
-            if f.pooled.contains(metric) && reports.len() > 1 {
-                // Both orders together: the mean of the two, their variances added.
+            // Both orders together (the mean of the two), or each order on its own; either way
+            // the mean over the order's draws.
+            let groups: Vec<(Option<String>, Vec<&Order>)> = if f.pooled.contains(metric) && played.len() > 1 {
+                vec![(Some("both orders".into()), played.iter().collect())]
+            } else {
+                played.iter().map(|o| (Some(o.label.clone()), vec![o])).collect()
+            };
+            for (order, group) in groups {
                 let mut parts = Vec::new();
-                for (_, r, sh) in &reports {
-                    if let Some(fig) = figure(r, metric, *sh)? {
-                        parts.push(fig);
+                for o in &group {
+                    for (pair, r) in &o.reports {
+                        parts.push((pair.clone(), figure(r, metric, o.stronger_home)?));
                     }
                 }
-                if parts.len() == reports.len() {
-                    let n = parts.len() as f64;
-                    let value = parts.iter().map(|p| p.value).sum::<f64>() / n;
-                    let se2: Option<f64> =
-                        parts.iter().map(|p| p.ci.map(|(a, b)| ((b - a) / (2.0 * Z95)).powi(2))).sum();
-                    let ci = se2.map(|v| {
-                        let h = Z95 * v.sqrt() / n;
-                        (value - h, value + h)
-                    });
-                    let fig = Figure {
-                        id: metric.clone(),
-                        fact: fact_of(metric).into(),
-                        value,
-                        ci,
-                        percent: percent(metric),
-                    };
-                    // Each order's own figure stays in sight: a pooled reading must not hide
-                    // how far apart home and away are.
-                    let orders: Vec<super::OrderFigure> = reports
-                        .iter()
-                        .zip(&parts)
-                        .map(|((order, _, _), p)| super::OrderFigure { order: order.clone(), value: p.value })
-                        .collect();
-                    let each = orders
-                        .iter()
-                        .map(|o| format!("{} {}", o.order, fig.show(o.value)))
-                        .collect::<Vec<_>>()
-                        .join(", ");
-                    let mut check = fig.check(&f.id, Some("both orders".into()), *range);
-                    check.figure = format!("{} ({each})", check.figure);
-                    check.orders = orders;
-                    out.push(check);
-                }
-                continue;
-            }
-            for (order, r, sh) in &reports {
-                match figure(r, metric, *sh)? {
-                    Some(fig) => out.push(fig.check(&f.id, Some(order.clone()), *range)),
-                    None => out.push(Check {
-                        group: f.id.clone(),
-                        order: Some(order.clone()),
-                        id: metric.clone(),
-                        fact: fact_of(metric).into(),
-                        figure: "undefined (nothing to count)".into(),
-                        value: None,
-                        ci95: None,
-                        target: format!("{}–{}", range[0], range[1]),
-                        pass: false,
-                        orders: Vec::new(),
-                    }),
-                }
+                out.push(pooled_check(&f.id, order, metric, &parts, *range));
             }
         }
     }
     Ok(out)
+}
+
+/// One order of a fixture as played: its pairs' reports and which side is the stronger.
+struct Order {
+    label: String,
+    reports: Vec<(String, Report)>,
+    stronger_home: Option<bool>,
+}
+
+/// The check of figures measured on one or more pairs of clubs: one pair's figure as it is; for
+/// several, their mean, the variances added, each pair's own figure printed beside it (a pooled
+/// reading must not hide how far apart the orders or the draws are). A pair with nothing to
+/// count leaves the figure undefined.
+fn pooled_check(
+    group: &str,
+    order: Option<String>,
+    metric: &str,
+    parts: &[(String, Option<Figure>)],
+    range: [f64; 2],
+) -> Check {
+    let undefined = || Check {
+        group: group.into(),
+        order: order.clone(),
+        id: metric.into(),
+        fact: fact_of(metric).into(),
+        figure: "undefined (nothing to count)".into(),
+        value: None,
+        ci95: None,
+        target: format!("{}–{}", range[0], range[1]),
+        pass: false,
+        orders: Vec::new(),
+    };
+    let Some(figs) = parts.iter().map(|(_, f)| f.as_ref()).collect::<Option<Vec<&Figure>>>() else {
+        return undefined();
+    };
+    if let [one] = figs[..] {
+        return Figure { id: one.id.clone(), fact: one.fact.clone(), ..*one }.check(group, order, range);
+    }
+    let n = figs.len() as f64;
+    let value = figs.iter().map(|p| p.value).sum::<f64>() / n;
+    let se2: Option<f64> = figs.iter().map(|p| p.ci.map(|(a, b)| ((b - a) / (2.0 * Z95)).powi(2))).sum();
+    let ci = se2.map(|v| {
+        let h = Z95 * v.sqrt() / n;
+        (value - h, value + h)
+    });
+    let fig = Figure { id: metric.into(), fact: fact_of(metric).into(), value, ci, percent: percent(metric) };
+    let each: Vec<super::OrderFigure> = parts
+        .iter()
+        .zip(&figs)
+        .map(|((pair, _), p)| super::OrderFigure { order: pair.clone(), value: p.value })
+        .collect();
+    let shown = each.iter().map(|o| format!("{} {}", o.order, fig.show(o.value))).collect::<Vec<_>>().join(", ");
+    let mut check = fig.check(group, order, range);
+    check.figure = format!("{} ({shown})", check.figure);
+    check.orders = each;
+    check
 }
 
 /// Two variants of a fixture played on the same dice: what the home side scores and how its

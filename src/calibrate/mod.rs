@@ -12,8 +12,9 @@
 //! budget preset and a seed, played as the document's fixtures. Facts about single actions stay
 //! exact projections on constructed situations, staged where the document says. Its limits:
 //! a figure passes when its estimate lies in the range (the interval is reported, not required
-//! to lie inside); a fixture's two orders are run separately, so a pooled figure's interval
-//! adds their variances.
+//! to lie inside); a fixture's two orders, and each pair of clubs of a fixture with several
+//! `draws`, are run separately, so a pooled figure's interval adds their variances (each part
+//! weighs the same, whatever its count of shots or rounds).
 
 mod doc;
 mod facts;
@@ -48,12 +49,13 @@ pub struct Check {
     pub ci95: Option<[f64; 2]>,
     pub target: String,
     pub pass: bool,
-    /// A figure pooled over both orders: each order's own estimate, home club first.
+    /// A figure pooled over both orders or several draws: each pair's own estimate, named
+    /// "home v away", in the order played.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub orders: Vec<OrderFigure>,
 }
 
-/// One order's estimate inside a pooled figure.
+/// One pair's estimate inside a pooled figure.
 #[derive(Debug, Clone, Serialize)]
 pub struct OrderFigure {
     pub order: String,
