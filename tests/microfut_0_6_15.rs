@@ -123,11 +123,14 @@ fn calibrate_judges_each_order_on_the_mean_of_its_draws() {
     assert!(wins[0].get("orders").is_none(), "{}", wins[0]);
 }
 
+/// What the error must say, and the edit that breaks the document.
+type Case = ([&'static str; 2], fn(&mut Value));
+
 /// Draws name declared clubs, and only a fixture of a stronger and a weaker club has them: an
 /// error names the pointer, exits 2 and runs nothing.
 #[test]
 fn a_bad_draw_is_refused_with_its_pointer() {
-    let cases: [([&str; 2], fn(&mut Value)); 2] = [
+    let cases: [Case; 2] = [
         (["/fixtures/4/draws/1 names club 'elite_z'", "does not declare"], |c| {
             c["fixtures"][4]["draws"][1][0] = "elite_z".into();
         }),

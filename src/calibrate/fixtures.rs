@@ -195,12 +195,11 @@ pub fn run(
         }
         // The orders to play, each with its pairs of clubs (home, away): more than one when the
         // fixture names further draws of the same presets; and whether the stronger side is at home.
-        let orders: Vec<(Vec<(&str, &str)>, Option<bool>)> = match (&f.home, &f.away, &f.clubs, &f.stronger, &f.weaker)
-        {
+        let orders: Vec<(Pairs, Option<bool>)> = match (&f.home, &f.away, &f.clubs, &f.stronger, &f.weaker) {
             (Some(h), Some(a), _, _, _) => vec![(vec![(h, a)], None)],
             (_, _, Some([a, b]), _, _) => vec![(vec![(a, b)], None), (vec![(b, a)], None)],
             (_, _, _, Some(st), Some(w)) => {
-                let pairs: Vec<(&str, &str)> = std::iter::once((st.as_str(), w.as_str()))
+                let pairs: Pairs = std::iter::once((st.as_str(), w.as_str()))
                     .chain(f.draws.iter().map(|[s, w]| (s.as_str(), w.as_str())))
                     .collect();
                 vec![(pairs.clone(), Some(true)), (pairs.iter().map(|&(s, w)| (w, s)).collect(), Some(false))]
@@ -233,12 +232,15 @@ pub fn run(
                         parts.push((pair.clone(), figure(r, metric, o.stronger_home)?));
                     }
                 }
-                out.push(pooled_check(&f.id, order, metric, &parts, *range));
+                out.push(pooled_check(&f.id, order, metric, parts, *range));
             }
         }
     }
     Ok(out)
 }
+
+/// The pairs of clubs (home, away) that play one order of a fixture.
+type Pairs<'a> = Vec<(&'a str, &'a str)>;
 
 /// One order of a fixture as played: its pairs' reports and which side is the stronger.
 struct Order {
@@ -255,7 +257,7 @@ fn pooled_check(
     group: &str,
     order: Option<String>,
     metric: &str,
-    parts: &[(String, Option<Figure>)],
+    mut parts: Vec<(String, Option<Figure>)>,
     range: [f64; 2],
 ) -> Check {
     let undefined = || Check {
@@ -270,12 +272,14 @@ fn pooled_check(
         pass: false,
         orders: Vec::new(),
     };
-    let Some(figs) = parts.iter().map(|(_, f)| f.as_ref()).collect::<Option<Vec<&Figure>>>() else {
+    if parts.iter().any(|(_, f)| f.is_none()) {
         return undefined();
-    };
-    if let [one] = figs[..] {
-        return Figure { id: one.id.clone(), fact: one.fact.clone(), ..*one }.check(group, order, range);
     }
+    if parts.len() == 1 {
+        let (_, one) = parts.pop().expect("one part");
+        return one.expect("defined").check(group, order, range);
+    }
+    let figs: Vec<&Figure> = parts.iter().filter_map(|(_, f)| f.as_ref()).collect();
     let n = figs.len() as f64;
     let value = figs.iter().map(|p| p.value).sum::<f64>() / n;
     let se2: Option<f64> = figs.iter().map(|p| p.ci.map(|(a, b)| ((b - a) / (2.0 * Z95)).powi(2))).sum();
@@ -499,4 +503,59 @@ pub fn paired_facts(
         out.push(c);
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fig(value: f64, half: f64) -> Option<Figure> {
+        Some(Figure {
+            id: "draw_share".into(),
+            fact: "draws".into(),
+            value,
+            ci: Some((value - half, value + half)),
+            percent: true,
+        })
+    }
+
+    fn parts(figs: Vec<Option<Figure>>) -> Vec<(String, Option<Figure>)> {
+        figs.into_iter().enumerate().map(|(i, f)| (format!("pair {i}"), f)).collect()
+    }
+
+    #[test]
+    fn one_part_is_judged_as_it_is() {
+        let c = pooled_check("g", Some("a v b".into()), "draw_share", parts(vec![fig(0.25, 0.02)]), [0.22, 0.3]);
+        assert_eq!((c.value, c.ci95, c.pass), (Some(0.25), Some([0.25 - 0.02, 0.25 + 0.02]), true));
+        assert_eq!(c.figure, "25.0% [23.0%, 27.0%]");
+        assert!(c.orders.is_empty());
+    }
+
+    #[test]
+    fn several_parts_are_their_mean_with_the_variances_added_and_each_named() {
+        let c = pooled_check(
+            "g",
+            None,
+            "draw_share",
+            parts(vec![fig(0.2, 0.03), fig(0.3, 0.04), fig(0.4, 0.0)]),
+            [0.22, 0.3],
+        );
+        assert!((c.value.unwrap() - 0.3).abs() < 1e-12);
+        // Half-widths 0.03 and 0.04 (and 0): the mean's is √(0.03² + 0.04²) / 3.
+        let [lo, hi] = c.ci95.unwrap();
+        assert!((hi - lo - 2.0 * 0.05 / 3.0).abs() < 1e-12, "{lo} {hi}");
+        let names: Vec<(&str, f64)> = c.orders.iter().map(|o| (o.order.as_str(), o.value)).collect();
+        assert_eq!(names, [("pair 0", 0.2), ("pair 1", 0.3), ("pair 2", 0.4)]);
+        assert!(c.figure.ends_with("(pair 0 20.0%, pair 1 30.0%, pair 2 40.0%)"), "{}", c.figure);
+        assert!(c.pass);
+    }
+
+    /// A pooled figure one of whose parts counted nothing is reported, undefined, and fails
+    /// (it used to be left out of the report).
+    #[test]
+    fn a_part_with_nothing_to_count_leaves_the_figure_undefined() {
+        let c = pooled_check("g", None, "draw_share", parts(vec![fig(0.25, 0.02), None]), [0.22, 0.3]);
+        assert_eq!((c.value, c.pass), (None, false));
+        assert_eq!(c.figure, "undefined (nothing to count)");
+    }
 }
