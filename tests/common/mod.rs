@@ -233,3 +233,25 @@ pub fn with_weaker_keepers(id: &str, worse: i64) -> microfut::club::Club {
     std::fs::write(&file, v.to_string()).unwrap();
     microfut::club::Club::load(&file).unwrap()
 }
+
+/// A draft that changes only `calibration.json`: its parent is `parent`, every other document is
+/// the parent's (so every match is the same), and the calibration keeps the parent's same-seed
+/// record and ranges. Returns the two calibration documents, parent's first.
+pub fn calibration_only_change(parent: &str, draft: &str) -> (serde_json::Value, serde_json::Value) {
+    let dir = test_content_dir().join("microfut");
+    let read = |rev: &str, file: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join(rev).join(file)).unwrap()).unwrap()
+    };
+    let manifest = read(draft, "manifest.json");
+    assert_eq!(manifest["parent"], parent);
+    for file in manifest["documents"].as_array().unwrap() {
+        let file = file.as_str().unwrap();
+        if file != "calibration.json" {
+            assert_eq!(read(parent, file), read(draft, file), "{file} differs from {parent}");
+        }
+    }
+    let (old, new) = (read(parent, "calibration.json"), read(draft, "calibration.json"));
+    assert_eq!(old["same_seed"], new["same_seed"], "the same match, so the same record");
+    assert_eq!(old["ranges"], new["ranges"], "the targets themselves do not move");
+    (old, new)
+}
