@@ -165,17 +165,7 @@ fn the_decision_log_shows_the_side_behind_pushing() {
 #[test]
 fn a_level_of_finishing_or_goalkeeping_counts_for_less() {
     let shot = |revision: &str, finishing: i64| {
-        let sets = [
-            "dx=14".to_string(),
-            format!("finishing={finishing}"),
-            "willpower=12".into(),
-            "control=14".into(),
-            "range=30".into(),
-            "distance=12".into(),
-            "angle=20".into(),
-            "orientation=0".into(),
-            "nearest_opponent=3".into(),
-        ];
+        let sets = common::typical_shot(finishing, &[]);
         common::stage(&resolve_json("finishing", &sets, revision), "base")
     };
     let gap = |revision: &str| shot(revision, 18) - shot(revision, 8);

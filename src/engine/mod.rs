@@ -650,10 +650,20 @@ impl Match {
         inputs.set(s.orientation, angle);
     }
 
+    /// The player's state his tests read: stamina, and (engine 0.5.10, where the revision names
+    /// them) the rounds his side has held the ball and the rounds either side has.
     fn set_stamina(&mut self, p: usize) {
         let s = self.rules.slots.stamina;
         let v = self.state.players[p].stamina;
         self.state.players[p].inputs.set(s, v);
+        let rounds = self.state.possession_rounds;
+        if let Some(slot) = self.rules.slots.ball_rounds {
+            let t = self.state.players[p].team;
+            self.set_scaled(p, slot, rounds[t] as f64);
+        }
+        if let Some(slot) = self.rules.slots.match_rounds {
+            self.set_scaled(p, slot, (rounds[0] + rounds[1]) as f64);
+        }
     }
 
     fn set(&mut self, p: usize, slot: usize, v: f64) {

@@ -115,6 +115,12 @@ pub struct Slots {
     /// 1 for the away side's players, 0 for the home side's (0.6: the home crowd's pressure
     /// reads it); absent in revisions that do not declare it.
     pub away_side: Option<usize>,
+    /// The rounds the player's side has held the ball so far, and the rounds either side has
+    /// (engine 0.5.10): set before each of his tests, so content can read how the match is going
+    /// — 0.6.17's box defended by more bodies against a side that has the ball. Absent in
+    /// revisions that do not declare them.
+    pub ball_rounds: Option<usize>,
+    pub match_rounds: Option<usize>,
 }
 
 /// What a pass's margin means (baseline §8), from the tags of `pass_quality`.
@@ -535,6 +541,8 @@ impl Rules {
             r_normal: v("r_normal")?,
             r_sprint: v("r_sprint")?,
             away_side: r.var("away_side"),
+            ball_rounds: r.var("ball_rounds"),
+            match_rounds: r.var("match_rounds"),
         };
         let clock = Clock {
             round_seconds: n("round_seconds")?,
