@@ -169,11 +169,17 @@ pub fn resolve_json(pipeline: &str, sets: &[impl AsRef<str>], revision: &str) ->
 /// A foot shot from 12 m, 20° off centre, a marker 3 m away, by a shooter of DX 14, control 14
 /// and willpower 12 with this finishing, plus `extra` `--set`s: the tests' typical shot.
 pub fn typical_shot(finishing: i64, extra: &[String]) -> Vec<String> {
-    let mut sets: Vec<String> = ["dx=14", "willpower=12", "control=14", "range=30", "distance=12", "angle=20"]
-        .iter()
-        .chain(&["orientation=0", "nearest_opponent=3"])
-        .map(|s| s.to_string())
-        .collect();
+    let fixed = [
+        "dx=14",
+        "willpower=12",
+        "control=14",
+        "range=30",
+        "distance=12",
+        "angle=20",
+        "orientation=0",
+        "nearest_opponent=3",
+    ];
+    let mut sets: Vec<String> = fixed.iter().map(|s| s.to_string()).collect();
     sets.push(format!("finishing={finishing}"));
     sets.extend_from_slice(extra);
     sets
