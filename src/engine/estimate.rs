@@ -407,7 +407,11 @@ impl Match {
             self.set_orientation(o, meet);
         }
         let goal = self.strike_goal(difficulty, keeper, &mut sc);
-        let priced = if self.rules.npc.expected_keeper.is_empty() && self.rules.npc.expected_context.is_empty() {
+        let npc = &self.rules.npc;
+        let priced = if npc.expected_keeper.is_empty()
+            && npc.expected_context.is_empty()
+            && npc.expected_shooter.is_empty()
+        {
             goal
         } else {
             let rules = self.rules.clone();
@@ -417,8 +421,9 @@ impl Match {
             let everyone = [c, keeper].into_iter().chain(sc.blockers.iter().map(|b| b.0));
             let context =
                 rules.npc.expected_context.iter().flat_map(|&(slot, v)| everyone.clone().map(move |p| (p, slot, v)));
-            self.swap_in(&mut own, keepers.chain(context));
-            let again = if rules.npc.expected_context.is_empty() {
+            let shooter = rules.npc.expected_shooter.iter().map(|&(slot, v)| (c, slot, v));
+            self.swap_in(&mut own, keepers.chain(context).chain(shooter));
+            let again = if rules.npc.expected_context.is_empty() && rules.npc.expected_shooter.is_empty() {
                 Some(difficulty)
             } else {
                 let r = self.estimate(c, pipe);

@@ -89,6 +89,11 @@ pub(super) struct ShotDoc {
     /// weighs a shot (the crowd's `away_side`, say); absent, the match as it is.
     #[serde(default)]
     pub(super) expected_context: Option<std::collections::BTreeMap<String, f64>>,
+    /// Engine 0.5.11: sheet values the NPC assumes for the striker himself when it weighs a
+    /// shot or a header (where he stands and who is in the way stay his own); absent, the
+    /// striker as he is.
+    #[serde(default)]
+    pub(super) expected_shooter: Option<std::collections::BTreeMap<String, f64>>,
 }
 
 /// When a defender in reach tackles rather than contains.
@@ -289,6 +294,11 @@ pub struct Npc {
     /// blockers and the keeper — the intention reckons with an ordinary day, the execution
     /// meets the real one. Empty: the context as it is.
     pub expected_context: Vec<(usize, f64)>,
+    /// Engine 0.5.11: (slot, value) of the sheet the NPC prices a strike with in place of the
+    /// striker's own — a side chooses to shoot from the chance the situation offers a typical
+    /// striker, so a better finisher scores more of his shots without taking more of them.
+    /// Empty: the striker as he is.
+    pub expected_shooter: Vec<(usize, f64)>,
     /// Engine 0.5.8: (slot, value) of context on every player while the NPC weighs the candidates
     /// of a side it plays (never a person's: the odds a person is shown are the real ones). The
     /// crowd then changes the execution, not the intention — an away side that saw its passes

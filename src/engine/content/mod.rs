@@ -741,6 +741,7 @@ impl Rules {
         let mut values = |at: &str, v, context| expected_values(r, &npc_file, at, v, context, &mut problems);
         let expected_keeper = values("/shot/expected_keeper", ndoc.shot.expected_keeper.as_ref(), false);
         let expected_context = values("/shot/expected_context", ndoc.shot.expected_context.as_ref(), true);
+        let expected_shooter = values("/shot/expected_shooter", ndoc.shot.expected_shooter.as_ref(), false);
         let plan_context = values("/plan_context", ndoc.plan_context.as_ref(), true);
         if !problems.is_empty() {
             return Err(ContentError::Invalid(problems));
@@ -765,6 +766,7 @@ impl Rules {
             shot: ShotNpc { goal_value: ndoc.shot.goal_value },
             expected_keeper,
             expected_context,
+            expected_shooter,
             plan_context,
             noise: ndoc.noise,
             carry: CarryNpc {
