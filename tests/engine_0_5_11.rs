@@ -9,11 +9,10 @@
 //! earlier revision). The tests read the repository's content folder (or `MICROFUT_TEST_CONTENT`).
 
 mod common;
-use common::{clear_the_pitch, sample_club as club, test_catalog};
+use common::{clear_the_pitch, edited_sample_club, sample_club as club, test_catalog};
 use microfut::club::Club;
 use microfut::engine::geometry::V2;
 use microfut::engine::{Candidate, Kind, Match, Options, Rules};
-use std::path::Path;
 use std::sync::Arc;
 
 const REFERENCE: &str = "sociedade_esportiva_serra_azul";
@@ -34,16 +33,12 @@ fn typical_striker() -> serde_json::Value {
 
 /// The reference club with every player's finishing `worse` levels lower (nothing else changed).
 fn with_weaker_finishers(worse: i64) -> Club {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("content/microfut/clubs/{REFERENCE}.json"));
-    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    for p in v["squad"].as_array_mut().unwrap() {
-        let f = p["skills"]["finishing"].as_i64().unwrap();
-        p["skills"]["finishing"] = serde_json::json!((f - worse).max(3));
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join(format!("{REFERENCE}.json"));
-    std::fs::write(&file, v.to_string()).unwrap();
-    Club::load(&file).unwrap()
+    edited_sample_club(REFERENCE, |v| {
+        for p in v["squad"].as_array_mut().unwrap() {
+            let f = p["skills"]["finishing"].as_i64().unwrap();
+            p["skills"]["finishing"] = serde_json::json!((f - worse).max(3));
+        }
+    })
 }
 
 /// Everyone out of the way but the keepers; the home side's striker `d` m straight in front of the
@@ -89,19 +84,15 @@ fn the_expected_striker_himself_is_priced_at_his_true_chance() {
         .as_f64()
         .unwrap();
     let priced = Arc::new(compiled(|npc| npc["shot"]["expected_shooter"] = expected.clone()).unwrap());
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("content/microfut/clubs/{REFERENCE}.json"));
-    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    for p in v["squad"].as_array_mut().unwrap() {
-        if p["role"] != "goalkeeper" {
-            p["attributes"]["dx"] = expected["dx"].clone();
-            p["skills"]["finishing"] = expected["finishing"].clone();
-            p["skills"]["control"] = expected["control"].clone();
+    let ordinary = edited_sample_club(REFERENCE, |v| {
+        for p in v["squad"].as_array_mut().unwrap() {
+            if p["role"] != "goalkeeper" {
+                p["attributes"]["dx"] = expected["dx"].clone();
+                p["skills"]["finishing"] = expected["finishing"].clone();
+                p["skills"]["control"] = expected["control"].clone();
+            }
         }
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join(format!("{REFERENCE}.json"));
-    std::fs::write(&file, v.to_string()).unwrap();
-    let ordinary = Club::load(&file).unwrap();
+    });
     let own = club(REFERENCE);
     for d in [6.0, 10.0, 15.0, 20.0] {
         let c = shot(&priced, &ordinary, d);

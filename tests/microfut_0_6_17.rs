@@ -6,13 +6,8 @@
 //! `MICROFUT_TEST_CONTENT`, so a sabotaged copy can show an assertion failing).
 
 mod common;
-use common::{resolve_json, stage, test_content_dir};
+use common::{budgets_xp, only_named_changes, resolve_json, stage};
 use serde_json::Value;
-
-fn read(rev: &str, file: &str) -> Value {
-    let p = test_content_dir().join("microfut").join(rev).join(file);
-    serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap_or_else(|e| panic!("{p:?}: {e}"))
-}
 
 fn ids(v: &Value, list: &str) -> Vec<String> {
     v[list].as_array().unwrap().iter().map(|x| x["id"].as_str().unwrap().to_string()).collect()
@@ -22,73 +17,53 @@ fn ids(v: &Value, list: &str) -> Vec<String> {
 /// pipelines, two budgets and the golden match; every other document is 0.6.16's.
 #[test]
 fn only_the_packed_box_and_two_budgets_change() {
-    let manifest = read("0.6.17", "manifest.json");
-    assert_eq!(manifest["parent"], "0.6.16");
-    assert_eq!(manifest["engine"], ">=0.5.10, <0.6.0");
-    for file in manifest["documents"].as_array().unwrap() {
-        let file = file.as_str().unwrap();
-        let (mut old, mut new) = (read("0.6.16", file), read("0.6.17", file));
-        let added = |old: &Value, new: &Value, list: &str| -> Vec<String> {
-            let was = ids(old, list);
-            ids(new, list).into_iter().filter(|id| !was.contains(id)).collect()
-        };
-        let drop = |v: &mut Value, list: &str, gone: &[&str]| {
-            v[list].as_array_mut().unwrap().retain(|x| !gone.contains(&x["id"].as_str().unwrap()));
-        };
-        match file {
-            "vocabulary.json" => {
-                assert_eq!(added(&old, &new, "variables"), ["ball_rounds", "match_rounds"]);
-                drop(&mut new, "variables", &["ball_rounds", "match_rounds"]);
-            }
-            "params.json" => {
-                assert_eq!(
-                    added(&old, &new, "params"),
-                    ["ball_share_prior", "outplayed_from", "outplayed_k", "outplayed_cap"]
-                );
-                drop(&mut new, "params", &["ball_share_prior", "outplayed_from", "outplayed_k", "outplayed_cap"]);
-            }
-            "modifiers.json" => {
-                assert_eq!(added(&old, &new, "modifiers"), ["mod_outplayed"]);
-                drop(&mut new, "modifiers", &["mod_outplayed"]);
-            }
-            "pipelines.json" => {
-                let mut with = vec![];
-                for p in new["pipelines"].as_array_mut().unwrap() {
-                    let id = p["id"].as_str().unwrap().to_string();
-                    let mods = p["modifiers"].as_array_mut().unwrap();
-                    if mods.iter().any(|m| m == "mod_outplayed") {
-                        with.push(id);
-                        mods.retain(|m| m != "mod_outplayed");
-                    }
-                }
-                assert_eq!(with, ["finishing", "header"]);
-            }
-            "club_rules.json" => {
-                let xp = |v: &Value| -> Vec<(String, i64)> {
-                    let b = v["budgets"].as_array().unwrap();
-                    b.iter().map(|b| (b["id"].as_str().unwrap().into(), b["xp"].as_i64().unwrap())).collect()
-                };
-                assert_eq!(
-                    xp(&old),
-                    [("modest".into(), 180_000), ("established".into(), 215_000), ("elite".into(), 340_000)]
-                );
-                assert_eq!(
-                    xp(&new),
-                    [("modest".into(), 180_000), ("established".into(), 235_000), ("elite".into(), 360_000)]
-                );
-                old["budgets"] = Value::Null;
-                new["budgets"] = Value::Null;
-            }
-            "calibration.json" => {
-                assert_ne!(old["same_seed"], new["same_seed"], "a new golden match for new rules");
-                old.as_object_mut().unwrap().remove("same_seed");
-                new.as_object_mut().unwrap().remove("same_seed");
-            }
-            "manifest.json" => continue,
-            _ => {}
+    let added = |old: &Value, new: &Value, list: &str| -> Vec<String> {
+        let was = ids(old, list);
+        ids(new, list).into_iter().filter(|id| !was.contains(id)).collect()
+    };
+    let drop = |v: &mut Value, list: &str, gone: &[&str]| {
+        v[list].as_array_mut().unwrap().retain(|x| !gone.contains(&x["id"].as_str().unwrap()));
+    };
+    only_named_changes("0.6.16", "0.6.17", ">=0.5.10, <0.6.0", |file, old, new| match file {
+        "vocabulary.json" => {
+            assert_eq!(added(old, new, "variables"), ["ball_rounds", "match_rounds"]);
+            drop(new, "variables", &["ball_rounds", "match_rounds"]);
         }
-        assert_eq!(old, new, "{file}: nothing else differs from 0.6.16");
-    }
+        "params.json" => {
+            let named = ["ball_share_prior", "outplayed_from", "outplayed_k", "outplayed_cap"];
+            assert_eq!(added(old, new, "params"), named);
+            drop(new, "params", &named);
+        }
+        "modifiers.json" => {
+            assert_eq!(added(old, new, "modifiers"), ["mod_outplayed"]);
+            drop(new, "modifiers", &["mod_outplayed"]);
+        }
+        "pipelines.json" => {
+            let mut with = vec![];
+            for p in new["pipelines"].as_array_mut().unwrap() {
+                let id = p["id"].as_str().unwrap().to_string();
+                let mods = p["modifiers"].as_array_mut().unwrap();
+                if mods.iter().any(|m| m == "mod_outplayed") {
+                    with.push(id);
+                    mods.retain(|m| m != "mod_outplayed");
+                }
+            }
+            assert_eq!(with, ["finishing", "header"]);
+        }
+        "club_rules.json" => {
+            assert_eq!(
+                budgets_xp(old),
+                [("modest".into(), 180_000), ("established".into(), 215_000), ("elite".into(), 340_000)]
+            );
+            assert_eq!(
+                budgets_xp(new),
+                [("modest".into(), 180_000), ("established".into(), 235_000), ("elite".into(), 360_000)]
+            );
+            old["budgets"] = Value::Null;
+            new["budgets"] = Value::Null;
+        }
+        _ => {}
+    });
 }
 
 /// The packed box as the resolver shows it: nothing until the shooter's side has had more than

@@ -234,23 +234,70 @@ pub fn generated_club_as(
     generate(&rules.rs, &req).unwrap()
 }
 
-/// Sample club `id` with its keepers `worse` points of goalkeeping and half as many of DX worse
-/// (the rest of their sheets the same).
-pub fn with_weaker_keepers(id: &str, worse: i64) -> microfut::club::Club {
+/// Sample club `id` with its club file edited by `edit` before it is loaded.
+pub fn edited_sample_club(id: &str, edit: impl FnOnce(&mut serde_json::Value)) -> microfut::club::Club {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("content/microfut/clubs/{id}.json"));
     let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    for p in v["squad"].as_array_mut().unwrap() {
-        if p["role"] == "goalkeeper" {
-            let gk = p["skills"]["goalkeeping"].as_i64().unwrap();
-            let dx = p["attributes"]["dx"].as_i64().unwrap();
-            p["skills"]["goalkeeping"] = serde_json::json!(gk - worse);
-            p["attributes"]["dx"] = serde_json::json!(dx - worse / 2);
-        }
-    }
+    edit(&mut v);
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join(format!("{id}.json"));
     std::fs::write(&file, v.to_string()).unwrap();
     microfut::club::Club::load(&file).unwrap()
+}
+
+/// Sample club `id` with its keepers `worse` points of goalkeeping and half as many of DX worse
+/// (the rest of their sheets the same).
+pub fn with_weaker_keepers(id: &str, worse: i64) -> microfut::club::Club {
+    edited_sample_club(id, |v| {
+        for p in v["squad"].as_array_mut().unwrap() {
+            if p["role"] == "goalkeeper" {
+                let gk = p["skills"]["goalkeeping"].as_i64().unwrap();
+                let dx = p["attributes"]["dx"].as_i64().unwrap();
+                p["skills"]["goalkeeping"] = serde_json::json!(gk - worse);
+                p["attributes"]["dx"] = serde_json::json!(dx - worse / 2);
+            }
+        }
+    })
+}
+
+/// Checks that a draft moves only what its change note names: its manifest's parent and engine
+/// range, then each document against the parent's after `named` has asserted and undone the
+/// named changes in (file, parent's, draft's). The golden same-seed match must differ and is
+/// left out; the manifests are not compared.
+pub fn only_named_changes(
+    parent: &str,
+    draft: &str,
+    engine: &str,
+    mut named: impl FnMut(&str, &mut serde_json::Value, &mut serde_json::Value),
+) {
+    let dir = test_content_dir().join("microfut");
+    let read = |rev: &str, file: &str| -> serde_json::Value {
+        let p = dir.join(rev).join(file);
+        serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap_or_else(|e| panic!("{p:?}: {e}"))
+    };
+    let manifest = read(draft, "manifest.json");
+    assert_eq!(manifest["parent"], parent);
+    assert_eq!(manifest["engine"], engine);
+    for file in manifest["documents"].as_array().unwrap() {
+        let file = file.as_str().unwrap();
+        if file == "manifest.json" {
+            continue;
+        }
+        let (mut old, mut new) = (read(parent, file), read(draft, file));
+        if file == "calibration.json" {
+            assert_ne!(old["same_seed"], new["same_seed"], "a new golden match for new rules");
+            old.as_object_mut().unwrap().remove("same_seed");
+            new.as_object_mut().unwrap().remove("same_seed");
+        }
+        named(file, &mut old, &mut new);
+        assert_eq!(old, new, "{file}: nothing else differs from {parent}");
+    }
+}
+
+/// The budget presets of a `club_rules.json`, as (id, XP).
+pub fn budgets_xp(club_rules: &serde_json::Value) -> Vec<(String, i64)> {
+    let b = club_rules["budgets"].as_array().unwrap();
+    b.iter().map(|b| (b["id"].as_str().unwrap().into(), b["xp"].as_i64().unwrap())).collect()
 }
 
 /// A draft that changes only `calibration.json`: its parent is `parent`, every other document is
