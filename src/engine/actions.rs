@@ -116,8 +116,8 @@ impl Match {
         let pipes = self.rules.pipes;
         self.state.players[c].duel = true;
         self.state.players[o].duel = true;
-        self.set_stamina(c);
-        self.set_stamina(o);
+        self.set_match_state(c);
+        self.set_match_state(o);
         let (_, croll) = self.test(c, if moving { pipes.dribble } else { pipes.protection });
         let (_, droll) = self.test(o, self.tackle_pipe(o));
         let diff = droll.margin - croll.margin;
@@ -254,7 +254,7 @@ impl Match {
         for (along, o) in on_line {
             let meet = from + (to - from) * along;
             self.set(o, s.q_int, q_int);
-            self.set_stamina(o);
+            self.set_match_state(o);
             self.set_orientation(o, meet);
             let (_, roll) = self.test(o, pipe);
             let wins = if compare { roll.margin > margin } else { roll.success };
@@ -273,7 +273,7 @@ impl Match {
         self.set(c, s.distance, from.dist(to));
         self.set_orientation(c, to);
         self.set_pressure(c, from);
-        self.set_stamina(c);
+        self.set_match_state(c);
         let (res, roll) = self.test(c, pipe);
         let set_piece = self.set_piece_name();
         self.stats[t].passes += 1;
@@ -331,7 +331,7 @@ impl Match {
         self.set(r, s.q_rec, q_rec);
         self.set_pressure(r, at);
         self.set_orientation(r, from);
-        self.set_stamina(r);
+        self.set_match_state(r);
         let (_, roll) = self.test(r, self.rules.pipes.control);
         match self.rules.control_outcome.of(roll.margin as f64) {
             ControlOutcome::Clean => {
@@ -362,7 +362,7 @@ impl Match {
         self.set(c, s.distance, from.dist(landing));
         self.set_orientation(c, landing);
         self.set_pressure(c, from);
-        self.set_stamina(c);
+        self.set_match_state(c);
         let (_, roll) = self.test(c, pipe);
         self.stats[t].crosses += 1;
         let (outcome, at) = self.arrival(roll.margin, landing);
@@ -456,7 +456,7 @@ impl Match {
             let mut best = i32::MIN;
             let mut leaders: Vec<usize> = Vec::new();
             for &p in &contestants {
-                self.set_stamina(p);
+                self.set_match_state(p);
                 self.state.players[p].duel = true;
                 let pipe = if self.state.players[p].line == Line::Goalkeeper {
                     self.rules.pipes.claim
@@ -513,7 +513,7 @@ impl Match {
         self.set_scaled(c, s.angle, pitch.shot_angle(f, pr.shot_dx_floor));
         self.set_orientation(c, target);
         self.set_pressure(c, pos);
-        self.set_stamina(c);
+        self.set_match_state(c);
         (self.estimate(c, pipe), target)
     }
 
@@ -531,7 +531,7 @@ impl Match {
         self.set(k, s.gk_position_error, error);
         self.set(k, s.shot_distance, ball.dist(goal));
         self.set(k, s.shot_speed, speed);
-        self.set_stamina(k);
+        self.set_match_state(k);
     }
 
     pub(super) fn shot(&mut self, c: usize, header: bool, pipe: usize) {
@@ -679,7 +679,7 @@ impl Match {
             m.set(p, s.q_rec, 0.0);
             m.set_pressure(p, ball);
             m.set_orientation(p, ball);
-            m.set_stamina(p);
+            m.set_match_state(p);
             m.test(p, m.rules.pipes.control).1
         };
         match (nearest[0], nearest[1]) {

@@ -118,8 +118,8 @@ impl Match {
         if let Some(&(_, _, _, v)) = self.duel_cache.iter().find(|e| e.0 == c && e.1 == o && e.2 == moving) {
             return v;
         }
-        self.set_stamina(c);
-        self.set_stamina(o);
+        self.set_match_state(c);
+        self.set_match_state(o);
         let pipes = self.rules.pipes;
         let cp = if moving { pipes.dribble } else { pipes.protection };
         let v = (self.difficulty(c, cp), self.difficulty(o, self.tackle_pipe(o)));
@@ -209,12 +209,12 @@ impl Match {
             }
         }
         for &(o, meet) in &sc.on_line {
-            self.set_stamina(o);
+            self.set_match_state(o);
             self.set_orientation(o, meet);
         }
         self.set_pressure(r, to);
         self.set_orientation(r, from);
-        self.set_stamina(r);
+        self.set_match_state(r);
         let compare = pr.interception_rule != 0.0;
         // Borrowed field by field: the rules are read while the players' inputs are written.
         let rules = &*self.rules;
@@ -340,7 +340,7 @@ impl Match {
                 }
                 self.rules.pipes.aerial_duel
             };
-            self.set_stamina(p);
+            self.set_match_state(p);
             let Some(d) = self.estimate(p, pipe).diff() else { continue };
             let side = usize::from(self.state.players[p].team != t);
             best[side] = Some(best[side].map_or(d, |b: Difficulty| if d.real() < b.real() { d } else { b }));
@@ -403,7 +403,7 @@ impl Match {
             }
         }
         for &(o, meet) in &sc.blockers {
-            self.set_stamina(o);
+            self.set_match_state(o);
             self.set_orientation(o, meet);
         }
         let goal = self.strike_goal(difficulty, keeper, &mut sc);

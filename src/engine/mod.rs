@@ -652,7 +652,7 @@ impl Match {
 
     /// The player's state his tests read: stamina, and (engine 0.5.10, where the revision names
     /// them) the rounds his side has held the ball and the rounds either side has.
-    fn set_stamina(&mut self, p: usize) {
+    fn set_match_state(&mut self, p: usize) {
         let s = self.rules.slots.stamina;
         let v = self.state.players[p].stamina;
         self.state.players[p].inputs.set(s, v);

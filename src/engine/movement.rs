@@ -75,7 +75,7 @@ impl Match {
             None => angle_between(from, dir),
         };
         let paces = self.rules.paces;
-        self.set_stamina(p);
+        self.set_match_state(p);
         self.set(p, s.pace, paces[pace]);
         self.set(p, s.with_ball, if with_ball { 1.0 } else { 0.0 });
         self.set(p, s.direction_change, turn);

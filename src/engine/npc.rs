@@ -83,7 +83,7 @@ impl Match {
         let to_goal = (goal_f - cf).unit();
 
         self.set_pressure(c, cpos);
-        self.set_stamina(c);
+        self.set_match_state(c);
 
         if let Some(kind) = self.set_piece_now().filter(|&k| super::set_pieces::SetPieces::covers(k)) {
             self.set_piece_candidates(c, kind);
@@ -438,7 +438,7 @@ impl Match {
         // Explanations show inputs: exact angles, not their bins' stand-ins.
         self.exact_angles = true;
         self.set_pressure(carrier, pos);
-        self.set_stamina(carrier);
+        self.set_match_state(carrier);
         match cand.kind {
             Kind::Pass | Kind::Cross | Kind::Throw => {
                 self.set(carrier, s.distance, pos.dist(cand.dest));

@@ -20,7 +20,7 @@ impl Match {
                 self.state.players[p].error = V2::ZERO;
                 continue;
             }
-            self.set_stamina(p);
+            self.set_match_state(p);
             let (_, roll) = self.test(p, pipe);
             self.state.players[p].error = if roll.margin < 0 {
                 self.random_dir() * (roll.margin.unsigned_abs() as f64 * per_margin)
