@@ -6,7 +6,7 @@
 //! `MICROFUT_TEST_CONTENT`, so a sabotaged copy can show an assertion failing).
 
 mod common;
-use common::{budgets_xp, only_named_changes, resolve_json, stage};
+use common::{budgets_moved, only_named_changes, resolve_json, stage};
 use serde_json::Value;
 
 fn ids(v: &Value, list: &str) -> Vec<String> {
@@ -50,18 +50,12 @@ fn only_the_packed_box_and_two_budgets_change() {
             }
             assert_eq!(with, ["finishing", "header"]);
         }
-        "club_rules.json" => {
-            assert_eq!(
-                budgets_xp(old),
-                [("modest".into(), 180_000), ("established".into(), 215_000), ("elite".into(), 340_000)]
-            );
-            assert_eq!(
-                budgets_xp(new),
-                [("modest".into(), 180_000), ("established".into(), 235_000), ("elite".into(), 360_000)]
-            );
-            old["budgets"] = Value::Null;
-            new["budgets"] = Value::Null;
-        }
+        "club_rules.json" => budgets_moved(
+            old,
+            new,
+            [("modest", 180_000), ("established", 215_000), ("elite", 340_000)],
+            [("modest", 180_000), ("established", 235_000), ("elite", 360_000)],
+        ),
         _ => {}
     });
 }

@@ -6,7 +6,7 @@
 //! folder (or `MICROFUT_TEST_CONTENT`, so a sabotaged copy can show an assertion failing).
 
 mod common;
-use common::{budgets_xp, only_named_changes, test_content_dir};
+use common::{budgets_moved, only_named_changes, params_moved, test_content_dir};
 use serde_json::Value;
 
 fn read(rev: &str, file: &str) -> Value {
@@ -27,31 +27,13 @@ fn only_the_expected_striker_two_budgets_and_two_values_change() {
             );
             new["shot"].as_object_mut().unwrap().remove("expected_shooter");
         }
-        "club_rules.json" => {
-            assert_eq!(
-                budgets_xp(old),
-                [("modest".into(), 180_000), ("established".into(), 235_000), ("elite".into(), 360_000)]
-            );
-            assert_eq!(
-                budgets_xp(new),
-                [("modest".into(), 150_000), ("established".into(), 230_000), ("elite".into(), 360_000)]
-            );
-            old["budgets"] = Value::Null;
-            new["budgets"] = Value::Null;
-        }
-        "params.json" => {
-            let value = |v: &Value, id: &str| {
-                v["params"].as_array().unwrap().iter().find(|p| p["id"] == id).unwrap()["value"].clone()
-            };
-            for (id, was, now) in [("outplayed_k", 0.25, 0.3), ("tackle_foul_share", 0.68, 0.65)] {
-                assert_eq!((value(old, id), value(new, id)), (serde_json::json!(was), serde_json::json!(now)), "{id}");
-                for p in new["params"].as_array_mut().unwrap() {
-                    if p["id"] == id {
-                        p["value"] = serde_json::json!(was);
-                    }
-                }
-            }
-        }
+        "club_rules.json" => budgets_moved(
+            old,
+            new,
+            [("modest", 180_000), ("established", 235_000), ("elite", 360_000)],
+            [("modest", 150_000), ("established", 230_000), ("elite", 360_000)],
+        ),
+        "params.json" => params_moved(old, new, &[("outplayed_k", 0.25, 0.3), ("tackle_foul_share", 0.68, 0.65)]),
         _ => {}
     });
 }

@@ -8,7 +8,7 @@
 //! folder (or `MICROFUT_TEST_CONTENT`, so a sabotaged copy can show an assertion failing).
 
 mod common;
-use common::{only_named_changes, resolve_json, stage};
+use common::{only_named_changes, params_moved, resolve_json, stage};
 use serde_json::{Value, json};
 
 /// The parameters 0.6.19 moves, as (id, 0.6.18's value, 0.6.19's).
@@ -28,28 +28,7 @@ const EXEC_NOW: &str = "round((dx + 2 * goalkeeping) / 3)";
 #[test]
 fn only_five_values_the_shooting_bias_and_the_keepers_execution_change() {
     only_named_changes("0.6.18", "0.6.19", ">=0.5.11, <0.6.0", |file, old, new| match file {
-        "params.json" => {
-            let values = |v: &Value| -> Vec<(String, Value)> {
-                let list = v["params"].as_array().unwrap();
-                list.iter().map(|p| (p["id"].as_str().unwrap().to_string(), p["value"].clone())).collect()
-            };
-            let mut moved: Vec<(String, f64, f64)> = values(old)
-                .into_iter()
-                .zip(values(new))
-                .filter(|(a, b)| a != b)
-                .map(|(a, b)| (a.0, a.1.as_f64().unwrap(), b.1.as_f64().unwrap()))
-                .collect();
-            moved.sort_by(|a, b| a.0.cmp(&b.0));
-            let mut want: Vec<(String, f64, f64)> = MOVED.iter().map(|(id, a, b)| (id.to_string(), *a, *b)).collect();
-            want.sort_by(|a, b| a.0.cmp(&b.0));
-            assert_eq!(moved, want, "params.json: only the five named values move");
-            let was = values(old);
-            for p in new["params"].as_array_mut().unwrap() {
-                if MOVED.iter().any(|m| p["id"] == m.0) {
-                    p["value"] = was.iter().find(|(id, _)| p["id"] == id.as_str()).unwrap().1.clone();
-                }
-            }
-        }
+        "params.json" => params_moved(old, new, &MOVED),
         "npc.json" => {
             assert_eq!((&old["bias"]["shoot"], &new["bias"]["shoot"]), (&json!(1.02), &json!(1.04)));
             new["bias"]["shoot"] = json!(1.02);

@@ -300,6 +300,47 @@ pub fn budgets_xp(club_rules: &serde_json::Value) -> Vec<(String, i64)> {
     b.iter().map(|b| (b["id"].as_str().unwrap().into(), b["xp"].as_i64().unwrap())).collect()
 }
 
+/// In `only_named_changes`: the budget presets of `club_rules.json` were `was` in the parent and are
+/// `now` in the draft; both are then left out of the comparison.
+pub fn budgets_moved(
+    old: &mut serde_json::Value,
+    new: &mut serde_json::Value,
+    was: [(&str, i64); 3],
+    now: [(&str, i64); 3],
+) {
+    let own = |b: [(&str, i64); 3]| b.map(|(id, xp)| (id.to_string(), xp)).to_vec();
+    assert_eq!(budgets_xp(old), own(was), "the parent's budgets");
+    assert_eq!(budgets_xp(new), own(now), "the draft's budgets");
+    old["budgets"] = serde_json::Value::Null;
+    new["budgets"] = serde_json::Value::Null;
+}
+
+/// In `only_named_changes`: exactly the parameters `moved` (id, parent's value, draft's) changed
+/// value in `params.json`; the draft's values are then put back to the parent's, so the rest of
+/// each parameter is still compared.
+pub fn params_moved(old: &serde_json::Value, new: &mut serde_json::Value, moved: &[(&str, f64, f64)]) {
+    let values = |v: &serde_json::Value| -> Vec<(String, serde_json::Value)> {
+        let list = v["params"].as_array().unwrap();
+        list.iter().map(|p| (p["id"].as_str().unwrap().to_string(), p["value"].clone())).collect()
+    };
+    let was = values(old);
+    let mut got: Vec<(String, f64, f64)> = was
+        .iter()
+        .zip(values(new))
+        .filter(|(a, b)| *a != b)
+        .map(|(a, b)| (a.0.clone(), a.1.as_f64().unwrap(), b.1.as_f64().unwrap()))
+        .collect();
+    got.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut want: Vec<(String, f64, f64)> = moved.iter().map(|(id, a, b)| (id.to_string(), *a, *b)).collect();
+    want.sort_by(|a, b| a.0.cmp(&b.0));
+    assert_eq!(got, want, "params.json: only the named values move");
+    for p in new["params"].as_array_mut().unwrap() {
+        if moved.iter().any(|m| p["id"] == m.0) {
+            p["value"] = was.iter().find(|(id, _)| p["id"] == id.as_str()).unwrap().1.clone();
+        }
+    }
+}
+
 /// A draft that changes only `calibration.json`: its parent is `parent`, every other document is
 /// the parent's (so every match is the same), and the calibration keeps the parent's same-seed
 /// record and ranges. Returns the two calibration documents, parent's first.
