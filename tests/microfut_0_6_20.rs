@@ -3,7 +3,8 @@
 //! and 0.35), so goalkeeping — which reaches the save only through the execution — counts more
 //! against the dice than his reading; a level above the anchor counts 0.23 (0.26), so the good
 //! keepers of the reference club and the established and elite clubs stand nearer it; and a
-//! side's shooting bias is 1.01 (1.04) (docs/calibration-0.6.20.md). The tests read the
+//! side's shooting bias is 1.01 (1.04); a composed side away feels a little less of the crowd
+//! (0.065 a point of willpower above 10) (docs/calibration-0.6.20.md). The tests read the
 //! repository's content folder (or `MICROFUT_TEST_CONTENT`, so a sabotaged copy can show an
 //! assertion failing).
 
@@ -14,12 +15,14 @@ use serde_json::json;
 const BASE_WAS: &str = "skill_anchor + skill_weight_save * ((0.65 * exec_gk + 0.35 * read_gk) - skill_anchor)";
 const BASE_NOW: &str = "skill_anchor + skill_weight_save * ((0.8 * exec_gk + 0.2 * read_gk) - skill_anchor)";
 
-/// Only what the change note names moves: the save's weight, the shooting bias and the keeper's
-/// base in the three pipelines that read his execution, and the golden match.
+/// Only what the change note names moves: the save's weight, the crowd's relief, the shooting
+/// bias, the keeper's base in the three pipelines that read his execution, and the golden match.
 #[test]
-fn only_the_save_weight_the_shooting_bias_and_the_keepers_base_change() {
+fn only_two_values_the_shooting_bias_and_the_keepers_base_change() {
     only_named_changes("0.6.19", "0.6.20", ">=0.5.11, <0.6.0", |file, old, new| match file {
-        "params.json" => params_moved(old, new, &[("skill_weight_save", 0.26, 0.23)]),
+        "params.json" => {
+            params_moved(old, new, &[("skill_weight_save", 0.26, 0.23), ("crowd_willpower_relief", 0.06, 0.065)])
+        }
         "npc.json" => {
             assert_eq!((&old["bias"]["shoot"], &new["bias"]["shoot"]), (&json!(1.04), &json!(1.01)));
             new["bias"]["shoot"] = json!(1.04);
