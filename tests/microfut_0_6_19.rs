@@ -8,7 +8,7 @@
 //! folder (or `MICROFUT_TEST_CONTENT`, so a sabotaged copy can show an assertion failing).
 
 mod common;
-use common::{only_named_changes, params_moved, resolve_json, stage};
+use common::{only_named_changes, params_moved, save_base};
 use serde_json::{Value, json};
 
 /// The parameters 0.6.19 moves, as (id, 0.6.18's value, 0.6.19's).
@@ -52,36 +52,20 @@ fn only_five_values_the_shooting_bias_and_the_keepers_execution_change() {
     });
 }
 
-/// The save's base for a keeper of this DX and goalkeeping (reading 15), as `resolve` shows it.
-fn save_base(revision: &str, dx: i64, goalkeeping: i64) -> f64 {
-    let sets = [
-        format!("dx={dx}"),
-        format!("goalkeeping={goalkeeping}"),
-        "iq=15".into(),
-        "positioning=15".into(),
-        "perception=15".into(),
-        "gk_position_error=0".into(),
-        "shot_distance=12".into(),
-        "shot_margin=0".into(),
-        "shot_speed=1".into(),
-    ];
-    stage(&resolve_json("save", &sets, revision), "base")
-}
-
 /// Six levels of goalkeeping are worth what they were (0.26 × ⅔ ≈ 0.35 × ½ of a level, within a
 /// hundredth of a point), so a much worse keeper still costs his side; six levels of DX, which
 /// 0.6.18 counted as much as goalkeeping, are worth half as much; and every keeper here stands
 /// closer to the anchor than he did — the compression that lowers the elite keepers' saves.
 #[test]
 fn a_level_of_goalkeeping_is_worth_what_it_was_and_dexterity_less() {
-    let gk_gap = |r: &str| save_base(r, 14, 16) - save_base(r, 14, 10);
-    let dx_gap = |r: &str| save_base(r, 17, 15) - save_base(r, 11, 15);
+    let gk_gap = |r: &str| save_base(r, 14, 16, 15) - save_base(r, 14, 10, 15);
+    let dx_gap = |r: &str| save_base(r, 17, 15, 15) - save_base(r, 11, 15, 15);
     assert!((gk_gap("0.6.18") - 0.35 * 0.65 * 3.0).abs() < 1e-9, "{}", gk_gap("0.6.18"));
     assert!((gk_gap("0.6.19") - 0.26 * 0.65 * 4.0).abs() < 1e-9, "{}", gk_gap("0.6.19"));
     assert!((gk_gap("0.6.19") - gk_gap("0.6.18")).abs() < 0.01);
     assert!(dx_gap("0.6.19") < 0.55 * dx_gap("0.6.18"), "{} v {}", dx_gap("0.6.19"), dx_gap("0.6.18"));
     for (dx, gk) in [(14, 16), (17, 15), (15, 18), (12, 13)] {
-        let (was, now) = (save_base("0.6.18", dx, gk), save_base("0.6.19", dx, gk));
+        let (was, now) = (save_base("0.6.18", dx, gk, 15), save_base("0.6.19", dx, gk, 15));
         assert!((now - 13.5).abs() <= (was - 13.5).abs() + 1e-9, "dx {dx} gk {gk}: {was} → {now}");
     }
 }

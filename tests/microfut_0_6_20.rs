@@ -9,7 +9,7 @@
 //! assertion failing).
 
 mod common;
-use common::{only_named_changes, params_moved, resolve_json, stage};
+use common::{only_named_changes, params_moved, save_base};
 use serde_json::json;
 
 const BASE_WAS: &str = "skill_anchor + skill_weight_save * ((0.65 * exec_gk + 0.35 * read_gk) - skill_anchor)";
@@ -39,23 +39,6 @@ fn only_two_values_the_shooting_bias_and_the_keepers_base_change() {
         }
         _ => {}
     });
-}
-
-/// The save's base for a keeper of this DX, goalkeeping and reading (IQ, positioning and
-/// perception all `read`), as `resolve` shows it.
-fn save_base(revision: &str, dx: i64, goalkeeping: i64, read: i64) -> f64 {
-    let sets = [
-        format!("dx={dx}"),
-        format!("goalkeeping={goalkeeping}"),
-        format!("iq={read}"),
-        format!("positioning={read}"),
-        format!("perception={read}"),
-        "gk_position_error=0".into(),
-        "shot_distance=12".into(),
-        "shot_margin=0".into(),
-        "shot_speed=1".into(),
-    ];
-    stage(&resolve_json("save", &sets, revision), "base")
 }
 
 /// Six levels of goalkeeping (execution 15 → 11) are worth 0.23 × 0.8 × 4 at the save's base,

@@ -166,6 +166,23 @@ pub fn resolve_json(pipeline: &str, sets: &[impl AsRef<str>], revision: &str) ->
     serde_json::from_slice(&o.stdout).unwrap()
 }
 
+/// The save's base for a keeper of this DX, goalkeeping and reading (IQ, positioning and
+/// perception all `read`), against a placed keeper's 12 m shot, as `resolve` shows it.
+pub fn save_base(revision: &str, dx: i64, goalkeeping: i64, read: i64) -> f64 {
+    let sets = [
+        format!("dx={dx}"),
+        format!("goalkeeping={goalkeeping}"),
+        format!("iq={read}"),
+        format!("positioning={read}"),
+        format!("perception={read}"),
+        "gk_position_error=0".into(),
+        "shot_distance=12".into(),
+        "shot_margin=0".into(),
+        "shot_speed=1".into(),
+    ];
+    stage(&resolve_json("save", &sets, revision), "base")
+}
+
 /// A foot shot from 12 m, 20° off centre, a marker 3 m away, by a shooter of DX 14, control 14
 /// and willpower 12 with this finishing, plus `extra` `--set`s: the tests' typical shot.
 pub fn typical_shot(finishing: i64, extra: &[String]) -> Vec<String> {
