@@ -106,7 +106,7 @@ fn compare_all(revision: &str, fixtures: &[(&str, &str, u64)]) {
     );
 }
 
-/// The default revision is whichever is newest published (0.6.5 when written): read, not named,
+/// The default revision is whichever is newest published (0.6.20 when last published): read, not named,
 /// so publishing the next one keeps this test on the revision people play.
 #[test]
 fn pruning_never_changes_a_choice_under_the_default_revision() {

@@ -108,7 +108,7 @@ async fn revisions_and_clubs_are_listed() {
     let r = s.get("/api/v1/revisions").await;
     assert_eq!(r.status, StatusCode::OK);
     let revs = r.body.as_array().unwrap();
-    assert!(revs.iter().any(|v| v["version"] == "0.6.5" && v["playable"] == true && v["default"] == true));
+    assert!(revs.iter().any(|v| v["version"] == "0.6.20" && v["playable"] == true && v["default"] == true));
     assert!(revs.iter().any(|v| v["version"] == "0.5.0" && v["playable"] == false), "0.5.0 predates the engine");
     let r = s.get("/api/v1/clubs").await;
     assert_eq!(r.status, StatusCode::OK);
@@ -171,7 +171,7 @@ async fn creating_a_run_pins_its_revision_and_refuses_bad_input_by_field() {
     let b = &r.body;
     assert_eq!(b["runId"].as_str().unwrap().len(), 32, "128 random bits");
     assert_eq!(b["token"].as_str().unwrap().len(), 64);
-    assert_eq!(b["revision"], "0.6.5");
+    assert_eq!(b["revision"], "0.6.20");
     assert!(b["fingerprint"].as_str().unwrap().starts_with("sha256:"));
     assert!(b["seed"].as_u64().unwrap() < 1 << 53);
     assert_eq!(r.headers["location"], format!("/api/v1/runs/{}", b["runId"].as_str().unwrap()));
