@@ -140,6 +140,12 @@ test('a person plays: decision, odds, explanation, dice, sheet, languages, full 
   for (const row of [/dribbles won/, /duels on the ball won/, /crosses completed/, /corners/, /penalties scored/, /shots from outside the box/]) {
     assert.match(stats, row);
   }
+  // The sheet hovered earlier was re-drawn in Portuguese, in English, every round, and closed if
+  // its player left: no tooltip from an older drawing may stay on screen.
+  if (!(await page.locator('#tooltip').isHidden())) {
+    assert.ok(await page.locator('#player').isVisible(), 'a tooltip floats over a closed sheet');
+    assert.doesNotMatch(await page.locator('#tooltip').textContent(), /Pressão|Orientação|Calibração/, 'a Portuguese tooltip on an English page');
+  }
   await page.screenshot({ path: path.join(OUT, 'full-time-1280x720.png'), fullPage: true });
   assertNotBlank(path.join(OUT, 'full-time-1280x720.png'));
   // The longer table still fits a phone: no row pushes the page sideways.

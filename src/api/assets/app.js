@@ -270,7 +270,7 @@ function renderAll() {
   // say why, rather than asking the server for a player it no longer fields.
   const gone = S.selectedPlayer && S.view && !S.view.players.some((p) => p.id === S.selectedPlayer);
   if (gone) {
-    $('player').hidden = true;
+    $('player').hidden = true; hideTip();
     $('status').textContent = `${$('status').textContent} ${t('left_pitch')($('player-title').textContent || S.selectedPlayer)}`.trim();
     S.selectedPlayer = null;
   }
@@ -535,6 +535,9 @@ function tip(a) {
 }
 
 function renderPlayer(sheet, proj) {
+  // The rows are re-drawn (a new round, another language): a tooltip open on the old ones would
+  // stay on screen with the old figures and words, since its row never sends mouseout.
+  hideTip();
   const s = sheet.sheet;
   $('player').hidden = false;
   $('player-title').textContent = `#${s.shirt} ${s.name}`;
@@ -558,7 +561,7 @@ function renderPlayer(sheet, proj) {
   }
   $('player-body').innerHTML = h;
   $('player-body').dataset.proj = JSON.stringify(proj.attributes);
-  $('player-close').onclick = () => { $('player').hidden = true; S.selectedPlayer = null; renderPitch(); };
+  $('player-close').onclick = () => { $('player').hidden = true; hideTip(); S.selectedPlayer = null; renderPitch(); };
 }
 
 function showTip(el) {
@@ -583,7 +586,7 @@ function wire() {
   $('new-match').onclick = () => {
     localStorage.removeItem('microfut.run'); location.hash = '';
     S.run = null; S.view = null; S.candidates = null; S.feed = []; S.selectedPlayer = null;
-    $('game').hidden = true; $('setup').hidden = false; $('new-match').hidden = true; $('player').hidden = true; $('scoreboard').innerHTML = '';
+    $('game').hidden = true; $('setup').hidden = false; $('new-match').hidden = true; $('player').hidden = true; hideTip(); $('scoreboard').innerHTML = '';
   };
   $('adv-round').onclick = () => advance('round');
   $('adv-decision').onclick = () => advance('decision');
