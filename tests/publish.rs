@@ -8,9 +8,9 @@ use std::path::Path;
 
 fn draft(content: &Path, version: &str) -> std::path::PathBuf {
     // From the newest revision: a draft declares every parameter's domain, as every revision from 0.5.5 on does.
-    let dir = draft_copy(content, "0.6.20", version);
+    let dir = draft_copy(content, "0.6.21", version);
     edit_json(&dir.join("manifest.json"), |m| {
-        m["parent"] = json!("0.6.20");
+        m["parent"] = json!("0.6.21");
         m["change_note"] = json!("Test draft: a longer reach for every kick.");
     });
     edit_json(&dir.join("derived.json"), |d| {
@@ -23,23 +23,23 @@ fn draft(content: &Path, version: &str) -> std::path::PathBuf {
 fn publishing_a_draft_records_it_and_makes_it_usable() {
     let (_tmp, content) = content_copy();
     let c = content.to_str().unwrap();
-    draft(&content, "0.6.21");
-    let o = run(&["publish", "microfut", "0.6.21", "--content", c]);
+    draft(&content, "0.6.22");
+    let o = run(&["publish", "microfut", "0.6.22", "--content", c]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stdout(&o).contains("published microfut 0.6.21 — sha256:"));
+    assert!(stdout(&o).contains("published microfut 0.6.22 — sha256:"));
     let cat: serde_json::Value =
         serde_json::from_slice(&std::fs::read(content.join("microfut/catalog.json")).unwrap()).unwrap();
     let versions: Vec<&str> =
         cat["published"].as_array().unwrap().iter().map(|e| e["version"].as_str().unwrap()).collect();
-    assert_eq!(versions, ["0.5.0", "0.5.1", "0.5.2", "0.5.3", "0.5.4", "0.5.5", "0.6.0", "0.6.5", "0.6.20", "0.6.21"]);
+    assert_eq!(versions, ["0.5.0", "0.5.1", "0.5.2", "0.5.3", "0.5.4", "0.5.5", "0.6.0", "0.6.5", "0.6.20", "0.6.22"]);
     let manifest: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(content.join("microfut/0.6.21/manifest.json")).unwrap()).unwrap();
+        serde_json::from_slice(&std::fs::read(content.join("microfut/0.6.22/manifest.json")).unwrap()).unwrap();
     assert_eq!(manifest["status"], "published");
     assert!(run(&["validate", "--content", c]).status.success());
     // The newest published revision is the default, and its change shows.
     let r = run(&["resolve", "range", "--set", "power=10", "--json", "--content", c]);
     let v: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
-    assert_eq!(v["revision"], "0.6.21");
+    assert_eq!(v["revision"], "0.6.22");
     assert_eq!(v["value"], 33);
 }
 
@@ -56,10 +56,10 @@ fn publishing_over_a_published_revision_is_refused_and_writes_nothing() {
 #[test]
 fn an_invalid_draft_is_not_published() {
     let (_tmp, content) = content_copy();
-    let dir = draft(&content, "0.6.21");
+    let dir = draft(&content, "0.6.22");
     edit_json(&dir.join("modifiers.json"), |m| m["modifiers"][0]["expr"] = json!("controle"));
     let before = tree_state(&content);
-    let o = run(&["publish", "microfut", "0.6.21", "--content", content.to_str().unwrap()]);
+    let o = run(&["publish", "microfut", "0.6.22", "--content", content.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     let err = stderr(&o);
     assert!(err.contains("does not validate") && err.contains("unknown variable 'controle'"), "{err}");

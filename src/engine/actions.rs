@@ -82,7 +82,6 @@ impl Match {
         let t = self.state.players[c].team;
         let cpos = self.state.players[c].pos;
         let reach = self.rules.params.tackle_reach;
-        let round = self.state.round;
         let defender = match only {
             Some(o) if self.state.players[o].pos.dist(cpos) <= self.rules.params.take_on_reach_factor * reach => {
                 Some(o)
@@ -92,7 +91,7 @@ impl Match {
                 .opponents(t)
                 .filter(|&o| self.may_challenge(o, cpos))
                 .filter(|&o| self.state.players[o].pos.dist(cpos) <= reach)
-                .filter(|&o| !matches!(self.state.players[o].beaten_by, Some((b, r)) if b == c && r + 1 >= round))
+                .filter(|&o| !self.still_beaten(o, c))
                 .min_by(|&a, &b| {
                     let da = self.state.players[a].pos.dist(cpos);
                     let db = self.state.players[b].pos.dist(cpos);

@@ -82,6 +82,13 @@ impl Match {
         pl.line != Line::Goalkeeper || self.rules.pitch.in_own_box(self.frame(pl.team, at))
     }
 
+    /// Whether `o`, taken on and beaten by carrier `c`, is still beaten this round: for the round of
+    /// the take-on and the content's `beaten_rounds` after it.
+    pub(super) fn still_beaten(&self, o: usize, c: usize) -> bool {
+        matches!(self.state.players[o].beaten_by, Some((b, r))
+            if b == c && f64::from(self.state.round.saturating_sub(r)) <= self.rules.params.beaten_rounds)
+    }
+
     /// The test a defender challenges with: a keeper smothers with his hands (his claim test),
     /// an outfield player tackles.
     pub(super) fn tackle_pipe(&self, o: usize) -> usize {

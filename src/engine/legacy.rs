@@ -1,6 +1,6 @@
 //! Values revisions published before some parameters existed were played with: engine 0.5.1 kept
-//! them in code. 0.5.3 moved thirteen of them into its `params.json`, 0.5.4 two more, 0.6.0 the
-//! last two (and names its penalty taker by a content rule); a published
+//! them in code. 0.5.3 moved thirteen of them into its `params.json`, 0.5.4 two more, 0.6.0 two more
+//! (and names its penalty taker by a content rule), 0.6.21 the beaten defender's window; a published
 //! revision is frozen, so its replays still need the values it was played with. Consulted only
 //! for a parameter a revision lacks, and only for revisions older than the one that introduced
 //! it; a newer revision without one of them is refused like any missing parameter.
@@ -26,6 +26,7 @@ pub const IN_CODE_BEFORE: &[(&str, f64, Version)] = &[
     ("touchline_margin", 1.0, Version::new(0, 5, 4)),
     ("intercept_line_end", 0.02, Version::new(0, 6, 0)),
     ("kickoff_line_gap", 1.0, Version::new(0, 6, 0)),
+    ("beaten_rounds", 1.0, Version::new(0, 6, 21)),
 ];
 
 /// 0.5's penalty taker: the outfield player with the best value of this skill. Revisions with

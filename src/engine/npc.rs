@@ -197,11 +197,10 @@ impl Match {
     fn path_blocked(&self, c: usize, from: V2, to: V2) -> bool {
         let t = self.state.players[c].team;
         let reach = self.rules.params.tackle_reach;
-        let round = self.state.round;
         let from_f = self.frame(t, from);
         self.opponents(t).any(|o| {
             let pl = &self.state.players[o];
-            let beaten = matches!(pl.beaten_by, Some((b, r)) if b == c && r + 1 >= round);
+            let beaten = self.still_beaten(o, c);
             if beaten || self.frame(t, pl.pos).x <= from_f.x {
                 return false;
             }

@@ -133,12 +133,9 @@ impl Match {
         // steps across, goal-side of the carrier.
         let cover = match (self.rules.since_0_6.cover_distance, holder) {
             (Some(gap), Some(c)) => {
-                let round = self.state.round;
                 let ct = self.state.players[c].team;
                 let cpos = self.state.players[c].pos;
-                let beaten = self
-                    .opponents(ct)
-                    .find(|&o| matches!(self.state.players[o].beaten_by, Some((b, r)) if b == c && r + 1 >= round));
+                let beaten = self.opponents(ct).find(|&o| self.still_beaten(o, c));
                 beaten.and_then(|b| {
                     let coverer = self
                         .opponents(ct)

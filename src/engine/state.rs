@@ -53,11 +53,13 @@ pub struct Player {
     /// Body direction (unit), or zero when neutral.
     pub dir: V2,
     pub stamina: f64,
-    /// Consecutive rounds without moving (two or more: neutral orientation, document §5).
+    /// Consecutive rounds without moving (from `neutral_after_still_rounds` on: neutral orientation,
+    /// document §5).
     pub still: u8,
     /// Positioning error from the last positioning test (document §32).
     pub error: V2,
-    /// The carrier who beat this defender and the round it happened (baseline §10).
+    /// The carrier who beat this defender and the round it happened (baseline §10); he stays beaten
+    /// for `beaten_rounds` after it (`Match::still_beaten`).
     pub beaten_by: Option<(usize, u32)>,
     pub distance_covered: f64,
     /// This round's movement, for stamina and orientation.

@@ -132,6 +132,10 @@ params! {
     intercept_line_end: in_code,
     /// At kick-off every player stands at least this far (m) inside his own half.
     kickoff_line_gap: in_code,
+    /// A defender a carrier took on and beat stays beaten for this many rounds after that round:
+    /// he does not challenge the carrier, does not block his carries, and is covered (engine 0.5.12;
+    /// 0.5.11 kept 1 in code).
+    beaten_rounds: in_code,
 }
 
 impl Params {
