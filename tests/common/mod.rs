@@ -123,7 +123,9 @@ pub fn fixture_club(name: &str) -> microfut::club::Club {
 }
 
 /// Copies Microfut revision `from` to a draft `version` in a content folder (its manifest's
-/// version and status set) and returns the draft's folder, for a test to edit.
+/// version and status set) and returns the draft's folder, for a test to edit. As a designer
+/// would, the copy declares what its version requires and `from` lacks: from 0.6.21 on,
+/// `beaten_rounds` (engine 0.5.12), at the one round older revisions are played with.
 pub fn draft_copy(content: &Path, from: &str, version: &str) -> PathBuf {
     let draft = content.join("microfut").join(version);
     copy_dir(&content.join("microfut").join(from), &draft);
@@ -131,6 +133,21 @@ pub fn draft_copy(content: &Path, from: &str, version: &str) -> PathBuf {
         m["version"] = serde_json::json!(version);
         m["status"] = serde_json::json!("draft");
     });
+    let params = draft.join("params.json");
+    let newer = semver::Version::parse(version).is_ok_and(|v| v >= semver::Version::new(0, 6, 21));
+    if newer && params.exists() {
+        edit_json(&params, |d| {
+            let ps = d["params"].as_array_mut().unwrap();
+            if !ps.iter().any(|p| p["id"] == "beaten_rounds") {
+                let mut p = serde_json::json!({"id": "beaten_rounds", "value": 1, "unit": "rodadas",
+                    "label": {"pt-BR": "Rodadas em que o defensor batido segue batido", "en": "Rounds a beaten defender stays beaten"}});
+                if ps.first().is_some_and(|q| q.get("domain").is_some()) {
+                    p["domain"] = serde_json::json!({"min": 0, "max": 10, "integer": true});
+                }
+                ps.push(p);
+            }
+        });
+    }
     draft
 }
 pub mod server;
