@@ -367,7 +367,8 @@ pub fn run_replay(content: Option<&Path>, args: ReplayArgs) -> CliResult {
     };
     match result {
         Replay::Identical { rounds } => {
-            outln!("identical ({rounds} rounds, {} {}){engine_note}", record.ruleset, record.revision);
+            let so_far = if record.finished() { "" } else { " so far: the run is unfinished" };
+            outln!("identical ({rounds} rounds{so_far}, {} {}){engine_note}", record.ruleset, record.revision);
             Ok(())
         }
         Replay::Differs { round, expected, actual } => Err(CliError::Found(format!(

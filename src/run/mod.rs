@@ -90,6 +90,12 @@ impl RunRecord {
         }
     }
 
+    /// Whether the match was played to its end (its events hold the final whistle); a record
+    /// the server exports while the run is in progress holds its rounds so far.
+    pub fn finished(&self) -> bool {
+        self.events.iter().any(|e| matches!(e.kind, engine::EventKind::FullTime { .. }))
+    }
+
     /// Reads a record strictly; a value that does not fit names its JSON pointer.
     pub fn parse(bytes: &[u8]) -> Result<RunRecord, RunError> {
         let value: serde_json::Value =
@@ -237,8 +243,38 @@ pub fn check_record(rules: &Rules, record: &RunRecord) -> Result<(), RunError> {
 /// Plays the recorded match again under its pinned revision, feeding back every human intent at
 /// the round it was declared, and compares the state hash of every round, then what the record
 /// says happened. The record is checked first ([`check_record`]).
+///
+/// A record without the final whistle is of a run still in progress (the server exports one at
+/// any moment, even before its first round): it is replayed to its last round and compared
+/// there — or, when its person's side has the ball, up to that side's pending decision in the
+/// next round, whose opening the server has played and stored.
 pub fn replay(rules: Arc<Rules>, record: &RunRecord) -> Result<Replay, RunError> {
     check_record(&rules, record)?;
+    if record.finished() {
+        return replay_to(rules, record, Until::End);
+    }
+    let rounds = record.round_hashes.len();
+    let before = replay_to(rules.clone(), record, Until::After(rounds))?;
+    if matches!(before, Replay::Identical { .. }) || record.human.is_none() {
+        return Ok(before);
+    }
+    match replay_to(rules, record, Until::Pending(rounds))? {
+        same @ Replay::Identical { .. } => Ok(same),
+        _ => Ok(before),
+    }
+}
+
+/// How far [`replay_to`] plays.
+#[derive(Clone, Copy, PartialEq)]
+enum Until {
+    End,
+    /// This many rounds.
+    After(usize),
+    /// This many rounds, then the next round's opening up to the human side's decision.
+    Pending(usize),
+}
+
+fn replay_to(rules: Arc<Rules>, record: &RunRecord, until: Until) -> Result<Replay, RunError> {
     let human = record.human.as_deref().and_then(side_index);
     let options = Options { human, retention: Some(0), formations: record.formations.clone() };
     let mut m = Match::new(rules, &record.home, &record.away, record.seed, options)?;
@@ -252,7 +288,17 @@ pub fn replay(rules: Arc<Rules>, record: &RunRecord) -> Result<Replay, RunError>
         expected,
         actual: Some(actual),
     };
+    let stop = match until {
+        Until::End => usize::MAX,
+        Until::After(n) | Until::Pending(n) => n,
+    };
     loop {
+        if m.round_hashes().len() >= stop {
+            if until == Until::Pending(stop) && m.step() != Step::Decision {
+                return Ok(Replay::Differs { round: stop, expected: None, actual: None });
+            }
+            break;
+        }
         match m.step() {
             Step::Finished => break,
             Step::Faulted => return Err(m.fault().expect("a faulted match says why").into()),
@@ -319,10 +365,11 @@ pub fn replay(rules: Arc<Rules>, record: &RunRecord) -> Result<Replay, RunError>
         });
     }
     if let Some((k, i)) = intents.next() {
+        let stopped = if until == Until::End { "the match ended" } else { "the record stops" };
         return Ok(Replay::RecordEdited {
             part: "intents",
             at: format!(
-                "intent {k} (round {}): the match ended after round {} without that decision",
+                "intent {k} (round {}): {stopped} after round {} without that decision",
                 i.round,
                 n.saturating_sub(1)
             ),
