@@ -25,5 +25,6 @@ pub mod season;
 pub mod sheet;
 pub mod space;
 pub mod space_web;
+pub mod sqlite_file;
 pub mod store;
 pub mod trilha;

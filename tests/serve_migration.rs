@@ -77,11 +77,16 @@ fn a_version_4_store_migrates_and_its_runs_play_on_and_replay_identical() {
     assert_replays_identical(dir.path(), &format!("{}.json", record["seed"]), &record);
     drop(server);
 
-    // Migrated once: the squads are in their own table, and a second start changes nothing.
-    assert_eq!(user_version(&db), 5);
+    // Migrated once: the squads are in their own table, each finished run says when it
+    // finished (migration 6, for `store prune`), and a second start changes nothing.
+    assert_eq!(user_version(&db), 6);
     let c = rusqlite::Connection::open(&db).unwrap();
     let squads: i64 = c.query_row("SELECT count(*) FROM run_squads", [], |r| r.get(0)).unwrap();
     assert_eq!(squads, 2);
+    let dated: i64 = c
+        .query_row("SELECT count(*) FROM runs WHERE finished AND finished_at >= created_at", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(dated, 2, "both runs finished here, and say when");
     drop(c);
     let server = start(&["serve"], &db);
     let (st, view) = http(&server.addr, "GET", &format!("/api/v1/runs/{npc}"), None, None);

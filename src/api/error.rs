@@ -9,6 +9,9 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+/// What a 503 asks a client to wait before it tries again.
+pub const RETRY_AFTER_SECONDS: &str = "30";
+
 /// The largest request body accepted (a club file with 25 sheets is ~40 KB).
 pub const BODY_LIMIT: usize = 1 << 20;
 
@@ -57,7 +60,12 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body =
             ErrorBody { error: ErrorDetail { code: self.code.into(), message: self.message, field: self.field } };
-        (self.status, axum::Json(body)).into_response()
+        let mut response = (self.status, axum::Json(body)).into_response();
+        // The server's own condition (a full disk, a store that went away): worth asking again.
+        if self.status == StatusCode::SERVICE_UNAVAILABLE {
+            response.headers_mut().insert(header::RETRY_AFTER, header::HeaderValue::from_static(RETRY_AFTER_SECONDS));
+        }
+        response
     }
 }
 

@@ -409,7 +409,17 @@ impl Journeys {
             journey: run.journey().id.clone(),
             seed,
         };
-        self.store.create_journey(&new).map_err(store_err)?;
+        self.store.create_journey(&new).map_err(|e| match e {
+            crate::store::StoreError::Capacity { max } => ApiError::conflict(
+                "store_full",
+                None,
+                format!(
+                    "this server keeps at most {max} journeys and has that many: ask its operator to prune \
+                     finished ones (microfut store prune) or raise --max-runs"
+                ),
+            ),
+            e => super::runs::write_err(e, "the journey was not created"),
+        })?;
         let journey = view(&run);
         self.remember(&id, Arc::new(Mutex::new(Some(Live { run, token_sha256: new.token_sha256 }))));
         Ok(CreatedJourney { token, journey })
@@ -553,7 +563,9 @@ impl Journeys {
                 })
                 .collect::<Vec<_>>();
             if !rows.is_empty() {
-                self.store.commit_commands(id, first as u64 + 1, rows, run.is_finished()).map_err(store_err)?;
+                self.store
+                    .commit_commands(id, first as u64 + 1, rows, run.is_finished())
+                    .map_err(|e| super::runs::write_err(e, "nothing of these commands was kept"))?;
             }
             let events = run.events()[first_event..].to_vec();
             live.run = run;

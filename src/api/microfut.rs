@@ -28,7 +28,7 @@ pub fn routes(runs: AppRuns) -> OpenApiRouter {
         .routes(routes!(list_clubs, upload_club))
         .routes(routes!(get_club))
         .routes(routes!(create_run))
-        .routes(routes!(get_run))
+        .routes(routes!(get_run, delete_run))
         .routes(routes!(advance))
         .routes(routes!(candidates))
         .routes(routes!(declare_intent))
@@ -183,6 +183,25 @@ async fn create_run(State(runs): State<AppRuns>, JsonBody(req): JsonBody<CreateR
     responses((status = 200, body = RunView), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
 async fn get_run(State(runs): State<AppRuns>, PathParams(run_id): PathParams<String>) -> ApiResult<Json<RunView>> {
     blocking(move || runs.view(&run_id).map(Json)).await
+}
+
+#[utoipa::path(delete, path = "/runs/{run_id}", tag = "microfut",
+    params(("run_id" = String, Path, description = RUN_ID)),
+    security(("bearer" = [])),
+    responses(
+        (status = 204, description = "The run and every row of it are deleted"),
+        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 503, description = "The store could not write (a full disk, a vanished file): nothing was deleted", body = ErrorBody)))]
+async fn delete_run(
+    State(runs): State<AppRuns>,
+    PathParams(run_id): PathParams<String>,
+    Bearer(token): Bearer,
+) -> Response {
+    match runs.delete_async(&run_id, token).await {
+        Ok(()) => StatusCode::NO_CONTENT.into_response(),
+        Err(e) => e.into_response(),
+    }
 }
 
 #[utoipa::path(post, path = "/runs/{run_id}/advance", tag = "microfut",

@@ -36,6 +36,9 @@ use tokio::sync::OwnedMutexGuard;
 
 /// Live matches kept in memory; older ones are rebuilt from the store on their next request.
 const LIVE_CAP: usize = 512;
+/// What a failed commit of an advance or an intent kept: nothing (each is one transaction).
+const ADVANCE_LOST: &str = "nothing of this advance was kept";
+const INTENT_LOST: &str = "nothing of this intent was kept";
 /// Contributions a projection lists per value (the rest are counted as truncated).
 const MAX_CONTRIBUTIONS: usize = 64;
 
@@ -58,7 +61,9 @@ type Slot = Arc<tokio::sync::Mutex<Option<LiveRun>>>;
 
 /// A commit queued for a run, with the counters the run reaches once it has landed.
 struct Staged {
-    pending: Pending<()>,
+    /// The queued commit, or why it could not be queued (the match has moved on in memory
+    /// either way, so a failure here is settled as a failed commit: the run is dropped).
+    pending: Result<Pending<()>, crate::store::StoreError>,
     /// When staging began (the round played) and when the commit was queued (`timing`).
     played: std::time::Instant,
     queued: std::time::Instant,
@@ -102,6 +107,34 @@ fn random_hex(bytes: usize) -> ApiResult<String> {
 
 fn store_err(e: crate::store::StoreError) -> ApiError {
     ApiError::unavailable(e.to_string())
+}
+
+/// A write the store refused, in words a client can act on: `what` says what was not kept
+/// ("nothing of this advance was kept"). A full disk and a vanished file are 503 with
+/// Retry-After — the server's condition, not the request's fault; once space is freed (or the
+/// file restored and the server restarted) the same request succeeds.
+pub(crate) fn write_err(e: crate::store::StoreError, what: &str) -> ApiError {
+    use crate::store::StoreError;
+    match e {
+        StoreError::Full(_) => ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "disk_full",
+            format!(
+                "{}; {what}: the server's run store cannot grow. Try again once space is freed \
+                 (an operator can delete old runs: microfut store prune)",
+                crate::sqlite_file::DISK_FULL
+            ),
+            None,
+        ),
+        StoreError::Vanished(why) => {
+            ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "store_gone", format!("{what}: the run store {why}"), None)
+        }
+        e => ApiError::unavailable(format!("{what}: {e}")),
+    }
+}
+
+fn forbidden() -> ApiError {
+    ApiError::new(StatusCode::FORBIDDEN, "forbidden", "this token does not open this run", Some("Authorization"))
 }
 
 /// `home-9` for player index `p`.
@@ -286,7 +319,22 @@ impl Runs {
             away: away.clone(),
             retention: m.decisions().retention(),
         };
-        self.store.create_run(&new).map_err(store_err)?;
+        // The kick-off is stored with the run, so the record of a run that has not advanced
+        // yet replays (and an advance that fails cannot leave it out).
+        let start = crate::store::events_json(m.events());
+        self.store.start_run(&new, start, m.stats()).map_err(|e| match e {
+            crate::store::StoreError::Capacity { max } => ApiError::conflict(
+                "store_full",
+                None,
+                format!(
+                    "this server keeps at most {max} runs and has that many: delete runs you have finished \
+                     (DELETE /api/v1/runs/{{runId}} with the run's token), or ask its operator to prune old ones \
+                     (microfut store prune) or raise --max-runs"
+                ),
+            ),
+            e => write_err(e, "the run was not created"),
+        })?;
+        let committed_events = m.events().len();
         let live = LiveRun {
             id: id.clone(),
             retention: new.retention,
@@ -295,7 +343,7 @@ impl Runs {
             human,
             token_sha256: new.token_sha256.clone(),
             committed_rounds: 0,
-            committed_events: 0,
+            committed_events,
             committed_intents: 0,
             committed_decisions: 0,
             frozen: None,
@@ -375,6 +423,7 @@ impl Runs {
     async fn write_run<T: Send + 'static>(
         self: &Arc<Self>,
         id: &str,
+        what: &'static str,
         play: impl FnOnce(&Runs, &mut LiveRun) -> ApiResult<(T, Staged)> + Send + 'static,
     ) -> ApiResult<T> {
         // Phase stamps for the load benchmark (`store::timing`); off, each is one atomic load.
@@ -403,7 +452,10 @@ impl Runs {
         .map_err(|e| ApiError::unavailable(format!("internal failure: {e}")))?;
         let (out, staged) = played?;
         let Staged { pending, rounds, events, intents, decisions, played: played_at, queued } = staged;
-        let (landed, commit) = pending.committed_stamped().await;
+        let (landed, commit) = match pending {
+            Ok(p) => p.committed_stamped().await,
+            Err(e) => (Err(e), None),
+        };
         if timed {
             (times.played, times.queued) = (played_at, queued);
             if let Some(c) = commit {
@@ -411,7 +463,7 @@ impl Runs {
             }
         }
         let counts = (rounds, events, intents, decisions);
-        self.settle(id, &mut guard, counts, landed)?;
+        self.settle(id, &mut guard, counts, landed, what)?;
         stamp(&mut times.answered);
         timing::record_advance(times);
         Ok(out)
@@ -425,11 +477,12 @@ impl Runs {
         slot: &mut Option<LiveRun>,
         (rounds, events, intents, decisions): (usize, usize, usize, u64),
         landed: Result<(), crate::store::StoreError>,
+        what: &str,
     ) -> ApiResult<()> {
         if let Err(e) = landed {
             *slot = None;
             self.forget(id);
-            return Err(store_err(e));
+            return Err(write_err(e, what));
         }
         let run = slot.as_mut().expect("held since staging");
         run.committed_rounds += rounds;
@@ -443,6 +496,7 @@ impl Runs {
     fn write_run_blocking<T>(
         &self,
         id: &str,
+        what: &'static str,
         play: impl FnOnce(&Runs, &mut LiveRun) -> ApiResult<(T, Staged)>,
     ) -> ApiResult<T> {
         let slot = self.slot(id);
@@ -450,9 +504,9 @@ impl Runs {
         self.fill(id, &mut guard)?;
         let (out, staged) = play(self, guard.as_mut().expect("filled above"))?;
         let Staged { pending, rounds, events, intents, decisions, .. } = staged;
-        let landed = pending.wait();
+        let landed = pending.and_then(Pending::wait);
         let counts = (rounds, events, intents, decisions);
-        self.settle(id, &mut guard, counts, landed)?;
+        self.settle(id, &mut guard, counts, landed, what)?;
         Ok(out)
     }
 
@@ -501,7 +555,21 @@ impl Runs {
             ResumeError::Diverged(msg) => frozen_rules(format!("run {id}: {msg}")),
             ResumeError::Run(e) => frozen_rules(format!("run {id}: {e}")),
         })?;
+        // What the store holds, not what the replay made: a run whose first advance failed
+        // before the kick-off was stored with the run (or a store written before that) lacks the
+        // kick-off event, and the next advance must write it — counting the replay's events as
+        // stored left it out of the record for good.
         let total_decisions = m.decisions().len() as u64 + m.decisions().dropped();
+        if stored.events > m.events().len() || stored.decisions > total_decisions {
+            return Err(frozen_rules(format!(
+                "run {id}: the store holds {} events and {} decisions, more than its {} rounds make ({} and {})",
+                stored.events,
+                stored.decisions,
+                hashes.len(),
+                m.events().len(),
+                total_decisions
+            )));
+        }
         Ok(LiveRun {
             id: id.to_string(),
             rules,
@@ -509,9 +577,9 @@ impl Runs {
             retention: run.retention,
             token_sha256: run.token_sha256.clone(),
             committed_rounds: hashes.len(),
-            committed_events: m.events().len(),
+            committed_events: stored.events,
             committed_intents: intents.len(),
-            committed_decisions: total_decisions,
+            committed_decisions: stored.decisions,
             frozen: None,
             m,
         })
@@ -519,16 +587,7 @@ impl Runs {
 
     /// Checks the bearer token of a write to run `id`.
     pub fn authorise(run: &LiveRun, token: &str) -> ApiResult<()> {
-        if sha256_hex(token) == run.token_sha256 {
-            Ok(())
-        } else {
-            Err(ApiError::new(
-                StatusCode::FORBIDDEN,
-                "forbidden",
-                "this token does not open this run",
-                Some("Authorization"),
-            ))
-        }
+        if sha256_hex(token) == run.token_sha256 { Ok(()) } else { Err(forbidden()) }
     }
 
     /// Queues what `run` did since its last commit, to be written in one transaction. The run
@@ -569,7 +628,7 @@ impl Runs {
             stats: m.stats(),
         };
         let n_rounds = advance.rounds.len();
-        let pending = self.store.queue_commit(&run.id, &advance).map_err(store_err)?;
+        let pending = self.store.queue_commit(&run.id, &advance);
         let staged = Staged {
             pending,
             played,
@@ -637,12 +696,12 @@ impl Runs {
         token: String,
         req: AdvanceRequest,
     ) -> ApiResult<AdvanceResult> {
-        self.write_run(id, move |runs, run| runs.play_advance(run, &token, &req)).await
+        self.write_run(id, ADVANCE_LOST, move |runs, run| runs.play_advance(run, &token, &req)).await
     }
 
     /// The same advance, blocking until committed (off the async runtime).
     pub fn advance(&self, id: &str, token: &str, req: AdvanceRequest) -> ApiResult<AdvanceResult> {
-        self.write_run_blocking(id, |runs, run| runs.play_advance(run, token, &req))
+        self.write_run_blocking(id, ADVANCE_LOST, |runs, run| runs.play_advance(run, token, &req))
     }
 
     fn play_advance(&self, run: &mut LiveRun, token: &str, req: &AdvanceRequest) -> ApiResult<(AdvanceResult, Staged)> {
@@ -704,6 +763,31 @@ impl Runs {
         }
     }
 
+    /// `DELETE /runs/{id}`: the run and all its rows, with its token. Waits for a write in
+    /// progress on the run (its lock), then deletes in one transaction and drops the live
+    /// match, so no request sees it again (one waiting for the lock finds it gone: 404).
+    pub async fn delete_async(self: &Arc<Self>, id: &str, token: String) -> ApiResult<()> {
+        let mut guard = self.slot(id).lock_owned().await;
+        let (runs, key) = (self.clone(), id.to_string());
+        let out = tokio::task::spawn_blocking(move || {
+            let digest = runs.store.token_sha256(&key).map_err(store_err)?;
+            let Some(digest) = digest else {
+                return Err(ApiError::not_found("runId", format!("no run '{key}'")));
+            };
+            if sha256_hex(&token) != digest {
+                return Err(forbidden());
+            }
+            runs.store.delete_run(&key).map_err(|e| write_err(e, "the run was not deleted")).map(|_| ())
+        })
+        .await
+        .map_err(|e| ApiError::unavailable(format!("internal failure: {e}")))?;
+        if out.is_ok() || out.as_ref().is_err_and(|e| e.status == StatusCode::NOT_FOUND) {
+            *guard = None;
+            self.forget(id);
+        }
+        out
+    }
+
     /// `POST …/intents` on the server: played on the blocking pool, the commit awaited.
     pub async fn intent_async(
         self: &Arc<Self>,
@@ -711,12 +795,12 @@ impl Runs {
         token: String,
         req: IntentRequest,
     ) -> ApiResult<IntentResult> {
-        self.write_run(id, move |runs, run| runs.play_intent(run, &token, &req)).await
+        self.write_run(id, INTENT_LOST, move |runs, run| runs.play_intent(run, &token, &req)).await
     }
 
     /// The same intent, blocking until committed (off the async runtime).
     pub fn intent(&self, id: &str, token: &str, req: IntentRequest) -> ApiResult<IntentResult> {
-        self.write_run_blocking(id, |runs, run| runs.play_intent(run, token, &req))
+        self.write_run_blocking(id, INTENT_LOST, |runs, run| runs.play_intent(run, token, &req))
     }
 
     fn play_intent(&self, run: &mut LiveRun, token: &str, req: &IntentRequest) -> ApiResult<(IntentResult, Staged)> {

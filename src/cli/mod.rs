@@ -28,6 +28,7 @@ mod season;
 mod serve;
 pub mod sheet;
 mod space;
+mod store;
 mod trilha;
 mod validate;
 
@@ -84,6 +85,8 @@ pub enum Command {
     Serve(serve::ServeArgs),
     /// Play a match at the terminal prompt: the candidates with their odds at each of your decisions.
     Play(play::PlayArgs),
+    /// Look after a run store: `prune` deletes finished runs older than a given age.
+    Store(store::StoreArgs),
 }
 
 /// A failure with its exit code.
@@ -156,6 +159,7 @@ pub fn run(cli: Cli) -> CliResult {
         Command::Effects(a) => effects::run(content, a),
         Command::Serve(a) => serve::run(content, a),
         Command::Play(a) => play::run(content, a),
+        Command::Store(a) => store::run(a),
     }
 }
 

@@ -62,11 +62,25 @@ pub enum GameStoreError {
     #[error("battlefield store {path}: {message}")]
     Open { path: String, message: String },
     #[error("battlefield store: {0}")]
-    Sql(#[from] rusqlite::Error),
+    Sql(rusqlite::Error),
+    /// Nothing of the write is in the file (one statement: all of it or none).
+    #[error("{full}; nothing of this write was kept: the game is as it was ({0})", full = crate::sqlite_file::DISK_FULL)]
+    Full(String),
+    /// The file was deleted or replaced under the server: writes are refused.
+    #[error("battlefield store {0}")]
+    Vanished(String),
+}
+
+impl From<rusqlite::Error> for GameStoreError {
+    fn from(e: rusqlite::Error) -> Self {
+        if crate::sqlite_file::is_full(&e) { GameStoreError::Full(e.to_string()) } else { GameStoreError::Sql(e) }
+    }
 }
 
 pub struct GameStore {
     conn: Mutex<Connection>,
+    path: PathBuf,
+    opened: crate::sqlite_file::Identity,
 }
 
 /// The battlefield's file beside a run store: `microfut.db` → `microfut.space.db`.
@@ -101,20 +115,31 @@ impl GameStore {
     pub fn open(path: &Path) -> Result<GameStore, GameStoreError> {
         let fail = |m: String| GameStoreError::Open { path: path.display().to_string(), message: m };
         let mut conn = Connection::open(path).map_err(|e| fail(e.to_string()))?;
+        crate::sqlite_file::check(&conn).map_err(fail)?;
         conn.busy_timeout(std::time::Duration::from_secs(5)).map_err(|e| fail(e.to_string()))?;
         conn.pragma_update(None, "journal_mode", "WAL").map_err(|e| fail(e.to_string()))?;
         conn.pragma_update(None, "synchronous", "NORMAL").map_err(|e| fail(e.to_string()))?;
         migrate(&mut conn).map_err(fail)?;
-        Ok(GameStore { conn: Mutex::new(conn) })
+        let opened = crate::sqlite_file::identity(path).map_err(|e| fail(e.to_string()))?;
+        Ok(GameStore { conn: Mutex::new(conn), path: path.to_path_buf(), opened })
     }
 
     fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
         self.conn.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// The connection for a write, refused when the file is no longer the one opened.
+    fn writer(&self) -> Result<std::sync::MutexGuard<'_, Connection>, GameStoreError> {
+        crate::sqlite_file::still_there(&self.path, self.opened).map_err(|why| {
+            eprintln!("error: battlefield store {why}");
+            GameStoreError::Vanished(why)
+        })?;
+        Ok(self.conn())
+    }
+
     pub fn create(&self, g: &GameRow) -> Result<(), GameStoreError> {
         let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64);
-        self.conn().execute(
+        self.writer()?.execute(
             "INSERT INTO games (id, token_sha256, created_at, revision, fingerprint, seed, human, bot, start, actions, outcome) \
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
             params![
@@ -136,7 +161,7 @@ impl GameStore {
 
     /// Records a game's actions and outcome after a move (one statement: all of it or none).
     pub fn update(&self, id: &str, actions: &str, outcome: Option<&str>) -> Result<(), GameStoreError> {
-        self.conn()
+        self.writer()?
             .execute("UPDATE games SET actions = ?2, outcome = ?3 WHERE id = ?1", params![id, actions, outcome])?;
         Ok(())
     }

@@ -43,7 +43,14 @@ pub struct CommandRow {
 impl Store {
     pub fn create_journey(&self, j: &NewJourney) -> Result<(), StoreError> {
         let j = j.clone();
+        let max = self.max_runs();
         self.write(move |c| {
+            if max < u64::MAX {
+                let held: i64 = c.prepare_cached("SELECT count(*) FROM effect_runs")?.query_row([], |row| row.get(0))?;
+                if held as u64 >= max {
+                    return Err(StoreError::Capacity { max });
+                }
+            }
             c.prepare_cached(
                 "INSERT INTO effect_runs (id, token_sha256, created_at, ruleset, revision, fingerprint, engine_version, \
                  executor, mode, policy, policy_fingerprint, journey, seed) \
@@ -128,9 +135,10 @@ impl Store {
         self.write(move |c| {
             let n = c
                 .prepare_cached(
-                    "UPDATE effect_runs SET commands = commands + ?2, finished = ?3 WHERE id = ?1 AND commands = ?4",
+                    "UPDATE effect_runs SET commands = commands + ?2, finished = ?3, \
+                     finished_at = CASE WHEN ?3 THEN coalesce(finished_at, ?5) END WHERE id = ?1 AND commands = ?4",
                 )?
-                .execute(params![id, rows.len() as i64, finished, first as i64 - 1])?;
+                .execute(params![id, rows.len() as i64, finished, first as i64 - 1, super::now()])?;
             if n != 1 {
                 return Err(StoreError::Write(format!("journey {id} does not end at command {}", first - 1)));
             }

@@ -40,6 +40,7 @@
 
 mod decisions;
 mod effects;
+pub mod prune;
 mod schema;
 pub mod timing;
 
@@ -61,11 +62,42 @@ pub enum StoreError {
     #[error("run store {path}: {message}")]
     Open { path: String, message: String },
     #[error("run store: {0}")]
-    Sql(#[from] rusqlite::Error),
+    Sql(rusqlite::Error),
     #[error("run store: stored data is unreadable ({0})")]
     Corrupt(String),
     #[error("run store: the write was not committed ({0})")]
     Write(String),
+    /// The disk (or the file system's quota) is full: nothing of the write is in the file.
+    #[error("{full}; nothing of this write was kept ({0})", full = crate::sqlite_file::DISK_FULL)]
+    Full(String),
+    /// The store's file was deleted or replaced under the server: writes are refused.
+    #[error("run store {0}")]
+    Vanished(String),
+    /// A new run would take the store past its cap (`Store::set_max_runs`).
+    #[error("the run store holds {max} runs, as many as it may")]
+    Capacity { max: u64 },
+}
+
+impl StoreError {
+    /// The same failure for another write of a group that failed as a whole.
+    fn again(&self) -> StoreError {
+        match self {
+            StoreError::Full(m) => StoreError::Full(m.clone()),
+            StoreError::Vanished(m) => StoreError::Vanished(m.clone()),
+            other => StoreError::Write(other.to_string()),
+        }
+    }
+
+    fn sql(e: rusqlite::Error) -> StoreError {
+        e.into()
+    }
+}
+
+/// A SQLite failure, a full disk named as such (every `?` in the store goes through here).
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> StoreError {
+        if crate::sqlite_file::is_full(&e) { StoreError::Full(e.to_string()) } else { StoreError::Sql(e) }
+    }
 }
 
 /// Bytes of the file read through a memory map.
@@ -215,6 +247,10 @@ pub struct Store {
     writer: Option<std::thread::JoinHandle<()>>,
     checkpointer: Option<(mpsc::Sender<()>, std::thread::JoinHandle<()>)>,
     readers: Mutex<Vec<Connection>>,
+    /// The file opened at `path` (`sqlite_file::still_there`).
+    opened: crate::sqlite_file::Identity,
+    /// The cap on stored runs (`set_max_runs`); `u64::MAX`, no cap, until set.
+    max_runs: std::sync::atomic::AtomicU64,
 }
 
 impl Drop for Store {
@@ -240,10 +276,32 @@ fn checkpoint_periodically(conn: Connection, stop: mpsc::Receiver<()>) {
     }
 }
 
+/// What the writer needs to know about its file: where it is and which file it opened there.
+struct File {
+    path: PathBuf,
+    opened: crate::sqlite_file::Identity,
+    /// Set once a vanished file has been reported (on stderr), so it is logged once.
+    reported: bool,
+}
+
+impl File {
+    /// Refuses to write to a file that is no longer the one the path names: a deleted file's
+    /// writes would be lost at the next start, a replaced one's would land in the old inode.
+    fn check(&mut self) -> Result<(), StoreError> {
+        crate::sqlite_file::still_there(&self.path, self.opened).map_err(|why| {
+            if !self.reported {
+                self.reported = true;
+                eprintln!("error: run store {why}");
+            }
+            StoreError::Vanished(why)
+        })
+    }
+}
+
 /// The writer thread: takes what is queued (at most `MAX_GROUP`), writes each in a savepoint of
 /// one transaction, commits, then answers each. A failed write is rolled back alone; a failed
 /// commit fails the whole group (none of it is in the file).
-fn write_groups(conn: Connection, jobs: mpsc::Receiver<(Job, Reply)>) {
+fn write_groups(conn: Connection, jobs: mpsc::Receiver<(Job, Reply)>, mut file: File) {
     while let Ok(first) = jobs.recv() {
         let began = std::time::Instant::now();
         let mut group = vec![first];
@@ -253,50 +311,82 @@ fn write_groups(conn: Connection, jobs: mpsc::Receiver<(Job, Reply)>) {
                 Err(_) => break,
             }
         }
-        let size = group.len();
-        let stamp = |committed| timing::CommitStamp { group_began: began, committed, group_size: size };
-        if let Err(e) = conn.execute_batch("BEGIN IMMEDIATE") {
-            let msg = e.to_string();
-            for (_, reply) in group {
-                reply.send(Err(StoreError::Write(msg.clone())), stamp(std::time::Instant::now()));
-            }
-            continue;
+        commit_group(&conn, &mut file, group, began);
+    }
+}
+
+/// One group: a transaction, a savepoint per write, the commit, then every answer.
+fn commit_group(conn: &Connection, file: &mut File, group: Vec<(Job, Reply)>, began: std::time::Instant) {
+    let size = group.len();
+    let stamp = |committed| timing::CommitStamp { group_began: began, committed, group_size: size };
+    if let Err(e) = file.check().and_then(|()| conn.execute_batch("BEGIN IMMEDIATE").map_err(StoreError::sql)) {
+        for (_, reply) in group {
+            reply.send(Err(e.again()), stamp(std::time::Instant::now()));
         }
-        let mut done = Vec::with_capacity(group.len());
-        // The savepoint statements are prepared once (not parsed twice per write).
-        let savepoint = |sql: &str| conn.prepare_cached(sql).and_then(|mut st| st.execute([])).map(|_| ());
-        for (job, reply) in group {
-            let out = match savepoint("SAVEPOINT job") {
-                Err(e) => Err(StoreError::Sql(e)),
-                Ok(()) => match job(&conn) {
-                    Ok(v) => savepoint("RELEASE job").map(|_| v).map_err(StoreError::Sql),
-                    Err(e) => {
-                        let _ = conn.execute_batch("ROLLBACK TO job; RELEASE job");
-                        Err(e)
-                    }
-                },
-            };
-            done.push((reply, out));
-        }
-        let written = std::time::Instant::now();
-        let committed = conn.execute_batch("COMMIT");
-        let at = std::time::Instant::now();
-        timing::record_group(timing::GroupTimes { size, began, written, committed: at });
-        match committed {
-            Ok(()) => {
-                for (reply, out) in done {
-                    reply.send(out, stamp(at));
-                }
+        return;
+    }
+    let (done, lost) = write_group(conn, group);
+    let written = std::time::Instant::now();
+    // A group SQLite rolled back as a whole (a full disk, an I/O error) is not committed: every
+    // write in it fails with the reason, not with "no transaction is active".
+    let committed = match lost {
+        Some(e) => Err(e),
+        None => conn.execute_batch("COMMIT").map_err(StoreError::sql),
+    };
+    let at = std::time::Instant::now();
+    timing::record_group(timing::GroupTimes { size, began, written, committed: at });
+    match committed {
+        Ok(()) => {
+            for (reply, out) in done {
+                reply.send(out, stamp(at));
             }
-            Err(e) => {
+        }
+        Err(e) => {
+            if !conn.is_autocommit() {
                 let _ = conn.execute_batch("ROLLBACK");
-                let msg = e.to_string();
-                for (reply, _) in done {
-                    reply.send(Err(StoreError::Write(msg.clone())), stamp(at));
-                }
+            }
+            for (reply, _) in done {
+                reply.send(Err(e.again()), stamp(at));
             }
         }
     }
+}
+
+/// Writes each job of a group in its own savepoint of the open transaction. Returns each job's
+/// answer and, when SQLite rolled the whole transaction back under them (it does so for a full
+/// disk or an I/O error, whatever savepoint is open), why: then none of the group is in the
+/// file, and no later job may run (outside a transaction, each would commit on its own).
+fn write_group(conn: &Connection, group: Vec<(Job, Reply)>) -> (Vec<(Reply, Answer)>, Option<StoreError>) {
+    let mut done = Vec::with_capacity(group.len());
+    let mut lost: Option<StoreError> = None;
+    // The savepoint statements are prepared once (not parsed twice per write).
+    let savepoint = |sql: &str| conn.prepare_cached(sql).and_then(|mut st| st.execute([])).map(|_| ());
+    for (job, reply) in group {
+        if let Some(e) = &lost {
+            done.push((reply, Err(e.again())));
+            continue;
+        }
+        let out = match savepoint("SAVEPOINT job") {
+            Err(e) => Err(StoreError::sql(e)),
+            Ok(()) => match job(conn) {
+                Ok(v) => savepoint("RELEASE job").map(|_| v).map_err(StoreError::sql),
+                Err(e) => {
+                    if !conn.is_autocommit() && conn.execute_batch("ROLLBACK TO job; RELEASE job").is_err() {
+                        lost = Some(e.again());
+                    }
+                    Err(e)
+                }
+            },
+        };
+        if lost.is_none() && conn.is_autocommit() {
+            lost = Some(match &out {
+                Err(e) => e.again(),
+                Ok(_) => StoreError::Write("the transaction was rolled back".into()),
+            });
+        }
+        done.push((reply, out));
+    }
+    (done, lost)
 }
 
 fn now() -> i64 {
@@ -313,6 +403,8 @@ impl Store {
         let open_err =
             |e: &dyn std::fmt::Display| StoreError::Open { path: path.display().to_string(), message: e.to_string() };
         let mut conn = Connection::open(path).map_err(|e| open_err(&e))?;
+        // Checked before anything is written to it (switching to WAL writes the header).
+        crate::sqlite_file::check(&conn).map_err(|e| open_err(&e))?;
         configure(&conn).map_err(|e| open_err(&e))?;
         schema::migrate(&mut conn).map_err(|e| open_err(&e))?;
         // Checkpoints run on their own thread (below), not at the end of a commit.
@@ -324,10 +416,12 @@ impl Store {
             .name("run-store-checkpoint".into())
             .spawn(move || checkpoint_periodically(ck, stopped))
             .map_err(|e| open_err(&e))?;
+        let opened = crate::sqlite_file::identity(path).map_err(|e| open_err(&e))?;
+        let file = File { path: path.to_path_buf(), opened, reported: false };
         let (jobs, queue) = mpsc::channel();
         let writer = std::thread::Builder::new()
             .name("run-store-writer".into())
-            .spawn(move || write_groups(conn, queue))
+            .spawn(move || write_groups(conn, queue, file))
             .map_err(|e| open_err(&e))?;
         Ok(Store {
             path: path.to_path_buf(),
@@ -335,6 +429,8 @@ impl Store {
             writer: Some(writer),
             checkpointer: Some((stop, checkpointer)),
             readers: Mutex::new(Vec::new()),
+            opened,
+            max_runs: std::sync::atomic::AtomicU64::new(u64::MAX),
         })
     }
 
@@ -377,6 +473,8 @@ impl Store {
         let conn = match conn {
             Some(c) => c,
             None => {
+                // A new connection opens whatever the path names now: not another file.
+                crate::sqlite_file::still_there(&self.path, self.opened).map_err(StoreError::Vanished)?;
                 let c = Connection::open_with_flags(
                     &self.path,
                     rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
@@ -394,9 +492,27 @@ impl Store {
         out
     }
 
+    /// Stores a new run with no events (a run whose kick-off is not stored: its first advance
+    /// writes it). The server stores its runs with [`Store::start_run`].
     pub fn create_run(&self, r: &NewRun) -> Result<(), StoreError> {
+        self.start_run(r, Vec::new(), &Default::default())
+    }
+
+    /// Stores a new run as the match stands before its first round: the events `Match::new`
+    /// made (the kick-off, as `events_json` serialises them) and the statistics then, so the
+    /// record of a run that has not advanced yet is the record of that match, and replays.
+    /// Refused with `Capacity` when the store holds its cap of runs already.
+    pub fn start_run(&self, r: &NewRun, events: Vec<(u32, String)>, stats: &[TeamStats; 2]) -> Result<(), StoreError> {
         let r = r.clone();
+        let stats = serde_json::to_string(stats).map_err(corrupt)?;
+        let max = self.max_runs();
         self.write(move |c| {
+            if max < u64::MAX {
+                let held: i64 = c.prepare_cached("SELECT count(*) FROM runs")?.query_row([], |row| row.get(0))?;
+                if held as u64 >= max {
+                    return Err(StoreError::Capacity { max });
+                }
+            }
             c.prepare_cached(
                 "INSERT INTO runs (id, token_sha256, created_at, ruleset, revision, fingerprint, engine_version, seed, \
                  human, formations, retention, stats) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
@@ -413,15 +529,42 @@ impl Store {
                 r.human,
                 json(&r.formations),
                 r.retention as i64,
-                json(&[TeamStats::default(), TeamStats::default()]),
+                stats,
             ])?;
             c.prepare_cached("INSERT INTO run_squads (run_id, home, away) VALUES (?1, ?2, ?3)")?.execute(params![
                 r.id,
                 json(&r.home),
                 json(&r.away)
             ])?;
+            let mut st = c.prepare_cached("INSERT INTO events (run_id, seq, round, body) VALUES (?1, ?2, ?3, ?4)")?;
+            for (seq, (round, body)) in events.iter().enumerate() {
+                st.execute(params![r.id, seq as i64, round, body])?;
+            }
+            c.prepare_cached("UPDATE runs SET events = ?2 WHERE id = ?1")?
+                .execute(params![r.id, events.len() as i64])?;
             Ok(())
         })
+    }
+
+    /// At most `max` runs are stored: `start_run` refuses the next one (`Capacity`).
+    pub fn set_max_runs(&self, max: u64) {
+        self.max_runs.store(max, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    fn max_runs(&self) -> u64 {
+        self.max_runs.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// How many runs the store holds.
+    pub fn count_runs(&self) -> Result<u64, StoreError> {
+        self.read(|c| Ok(c.prepare_cached("SELECT count(*) FROM runs")?.query_row([], |r| r.get::<_, i64>(0))? as u64))
+    }
+
+    /// Deletes run `id` and every row of it (rounds, events, intents, decisions, squads), in one
+    /// transaction; `false` when there was no such run.
+    pub fn delete_run(&self, id: &str) -> Result<bool, StoreError> {
+        let id = id.to_string();
+        self.write(move |c| delete_run_rows(c, &id))
     }
 
     /// Commits one advance of run `id` atomically, blocking until it is in the file.
@@ -500,7 +643,8 @@ impl Store {
             }
             c.prepare_cached(
                 "UPDATE runs SET rounds = rounds + ?2, pending = ?3, finished = ?4, score_home = ?5, score_away = ?6, \
-                 stats = ?7, events = events + ?8, decisions = ?9 WHERE id = ?1",
+                 stats = ?7, events = events + ?8, decisions = ?9, \
+                 finished_at = CASE WHEN ?4 THEN coalesce(finished_at, ?10) END WHERE id = ?1",
             )?
             .execute(params![
                 id,
@@ -512,6 +656,7 @@ impl Store {
                 stats,
                 events.len() as i64,
                 total as i64,
+                now(),
             ])?;
             Ok(())
         })
@@ -677,6 +822,14 @@ fn configure(c: &Connection) -> rusqlite::Result<()> {
     Ok(())
 }
 
+/// Every row of run `id`, children first (they reference the run); `false` if there was none.
+fn delete_run_rows(c: &Connection, id: &str) -> Result<bool, StoreError> {
+    for table in ["rounds", "events", "intents", "decisions", "run_squads"] {
+        c.prepare_cached(&format!("DELETE FROM {table} WHERE run_id = ?1"))?.execute([id])?;
+    }
+    Ok(c.prepare_cached("DELETE FROM runs WHERE id = ?1")?.execute([id])? == 1)
+}
+
 fn load_run(c: &Connection, id: &str) -> Result<Option<StoredRun>, StoreError> {
     let row = c
         .prepare_cached(
@@ -737,4 +890,58 @@ fn load_run(c: &Connection, id: &str) -> Result<Option<StoredRun>, StoreError> {
 /// `serde_json::to_string` for values that always serialise (plain data, string keys).
 fn json<T: serde::Serialize>(v: &T) -> String {
     serde_json::to_string(v).expect("store values serialise")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn job(sql: &'static str) -> (Job, Reply, mpsc::Receiver<Stamped>) {
+        let (tx, rx) = mpsc::sync_channel(1);
+        let job: Job = Box::new(move |c| {
+            c.execute_batch(sql)?;
+            Ok(Box::new(()) as Output)
+        });
+        (job, Reply::Blocking(tx), rx)
+    }
+
+    /// A group in which one write fills the file (`max_page_count`, SQLite's own SQLITE_FULL):
+    /// SQLite rolls the whole transaction back, so every write of the group fails as a full disk
+    /// — the one released before it too — and the one after it is not run (outside a
+    /// transaction it would have committed alone, while its caller was told it failed).
+    #[test]
+    fn a_write_that_fills_the_file_fails_its_whole_group_and_commits_nothing_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("full.db");
+        let conn = Connection::open(&path).unwrap();
+        configure(&conn).unwrap();
+        conn.execute_batch("CREATE TABLE t (x)").unwrap();
+        let pages: i64 = conn.pragma_query_value(None, "page_count", |r| r.get(0)).unwrap();
+        conn.pragma_update(None, "max_page_count", pages + 4).unwrap();
+        let mut file =
+            File { path: path.clone(), opened: crate::sqlite_file::identity(&path).unwrap(), reported: false };
+        let jobs = [
+            job("INSERT INTO t VALUES ('before')"),
+            job("INSERT INTO t VALUES (zeroblob(1000000))"),
+            job("INSERT INTO t VALUES ('after')"),
+        ];
+        let mut answers = Vec::new();
+        let mut group = Vec::new();
+        for (j, reply, rx) in jobs {
+            group.push((j, reply));
+            answers.push(rx);
+        }
+        commit_group(&conn, &mut file, group, std::time::Instant::now());
+        for (k, rx) in answers.iter().enumerate() {
+            let (out, _) = rx.recv().unwrap();
+            assert!(matches!(out, Err(StoreError::Full(_))), "write {k}: {:?}", out.map(|_| ()));
+        }
+        let rows: i64 = conn.query_row("SELECT count(*) FROM t", [], |r| r.get(0)).unwrap();
+        assert_eq!(rows, 0, "nothing of the group is in the file");
+        assert!(conn.is_autocommit(), "no transaction is left open");
+        // The next group writes as usual.
+        let (j, reply, rx) = job("INSERT INTO t VALUES ('next')");
+        commit_group(&conn, &mut file, vec![(j, reply)], std::time::Instant::now());
+        assert!(rx.recv().unwrap().0.is_ok());
+    }
 }

@@ -148,6 +148,12 @@ const MIGRATIONS: &[&str] = &[
     INSERT INTO run_squads (run_id, home, away) SELECT id, home, away FROM runs;
     ALTER TABLE runs DROP COLUMN home;
     ALTER TABLE runs DROP COLUMN away;",
+    // 6: when a run (or a journey) finished, for `microfut store prune --older-than`. Runs that
+    // finished before this migration count from their creation, the best the file knows.
+    "ALTER TABLE runs ADD COLUMN finished_at INTEGER;
+    UPDATE runs SET finished_at = created_at WHERE finished = 1;
+    ALTER TABLE effect_runs ADD COLUMN finished_at INTEGER;
+    UPDATE effect_runs SET finished_at = created_at WHERE finished = 1;",
 ];
 
 /// The schema version this binary writes.

@@ -42,6 +42,18 @@ pub fn start(args: &[&str], db: &std::path::Path) -> Server {
 
 /// One HTTP/1.1 request on its own connection: (status, JSON body).
 pub fn http(addr: &str, method: &str, path: &str, body: Option<&Value>, token: Option<&str>) -> (u16, Value) {
+    let (status, _, body) = http_with_head(addr, method, path, body, token);
+    (status, body)
+}
+
+/// [`http`], with the response's head (status line and headers, lowercased) as well.
+pub fn http_with_head(
+    addr: &str,
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+    token: Option<&str>,
+) -> (u16, String, Value) {
     let mut s = TcpStream::connect(addr).expect("connects");
     s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
     let body = body.map(|b| b.to_string()).unwrap_or_default();
@@ -72,7 +84,7 @@ pub fn http(addr: &str, method: &str, path: &str, body: Option<&Value>, token: O
     } else {
         rest.to_string()
     };
-    (status, serde_json::from_str(&payload).unwrap_or(Value::String(payload)))
+    (status, head.to_ascii_lowercase(), serde_json::from_str(&payload).unwrap_or(Value::String(payload)))
 }
 
 /// Writes an exported run record to `dir/name` and asserts `microfut replay` finds it identical.

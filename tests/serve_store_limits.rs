@@ -1,0 +1,188 @@
+//! What keeps a run store from filling its disk (issue 49 §4): `DELETE /runs/{id}` with the
+//! run's token, `microfut store prune` of old finished runs beside a running server, and a cap
+//! on stored runs (`serve --max-runs`) answered with a clear 4xx.
+
+mod common;
+
+use common::server::{Server, http, start};
+use serde_json::{Value, json};
+use std::path::Path;
+
+fn create(addr: &str, seed: u64) -> (u16, Value) {
+    let body = json!({"home": "esporte_clube_mandacaru", "away": "uniao_pedra_branca", "seed": seed});
+    http(addr, "POST", "/api/v1/runs", Some(&body), None)
+}
+
+fn created(server: &Server, seed: u64) -> (String, String) {
+    let (st, b) = create(&server.addr, seed);
+    assert_eq!(st, 201, "{b}");
+    (b["runId"].as_str().unwrap().to_string(), b["token"].as_str().unwrap().to_string())
+}
+
+fn advance(server: &Server, id: &str, token: &str, until: &str) -> (u16, Value) {
+    http(&server.addr, "POST", &format!("/api/v1/runs/{id}/advance"), Some(&json!({"until": until})), Some(token))
+}
+
+/// Rows of run `id` in each of the store's tables that hold a run's rows.
+fn rows_of(db: &Path, id: &str) -> Vec<(&'static str, i64)> {
+    let c = rusqlite::Connection::open(db).unwrap();
+    [("runs", "id"), ("run_squads", "run_id"), ("rounds", "run_id"), ("events", "run_id"), ("decisions", "run_id")]
+        .into_iter()
+        .map(|(table, column)| {
+            let n =
+                c.query_row(&format!("SELECT count(*) FROM {table} WHERE {column} = ?1"), [id], |r| r.get(0)).unwrap();
+            (table, n)
+        })
+        .collect()
+}
+
+#[test]
+fn delete_removes_a_run_and_all_its_rows_with_its_token_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("runs.db");
+    let server = start(&["serve"], &db);
+    let (id, token) = created(&server, 1);
+    let (keep, _) = created(&server, 2);
+    assert_eq!(advance(&server, &id, &token, "end").0, 200);
+    assert!(rows_of(&db, &id).iter().all(|(_, n)| *n > 0), "{:?}", rows_of(&db, &id));
+
+    let delete =
+        |id: &str, token: Option<&str>| http(&server.addr, "DELETE", &format!("/api/v1/runs/{id}"), None, token);
+    let (st, b) = delete(&id, None);
+    assert_eq!((st, b["error"]["code"].as_str()), (401, Some("unauthorized")), "{b}");
+    let (st, b) = delete(&id, Some("not-its-token"));
+    assert_eq!((st, b["error"]["code"].as_str()), (403, Some("forbidden")), "{b}");
+    let (st, b) = delete("0123456789abcdef0123456789abcdef", Some(&token));
+    assert_eq!((st, b["error"]["field"].as_str()), (404, Some("runId")), "{b}");
+    assert!(rows_of(&db, &id).iter().all(|(_, n)| *n > 0), "a refused delete deletes nothing");
+
+    let (st, b) = delete(&id, Some(&token));
+    assert_eq!(st, 204, "{b}");
+    assert_eq!(b, Value::String(String::new()), "204 has no body");
+    assert!(rows_of(&db, &id).iter().all(|(_, n)| *n == 0), "{:?}", rows_of(&db, &id));
+    // Gone from memory too: every read, and a second delete, answer 404 in JSON.
+    for path in [format!("/api/v1/runs/{id}"), format!("/api/v1/runs/{id}/record"), format!("/api/v1/runs/{id}/events")]
+    {
+        let (st, b) = http(&server.addr, "GET", &path, None, None);
+        assert_eq!((st, b["error"]["code"].as_str()), (404, Some("not_found")), "{path}: {b}");
+    }
+    assert_eq!(delete(&id, Some(&token)).0, 404);
+    assert_eq!(advance(&server, &id, &token, "round").0, 404);
+    // The other run is untouched.
+    let (st, _) = http(&server.addr, "GET", &format!("/api/v1/runs/{keep}"), None, None);
+    assert_eq!(st, 200);
+    // The route is in the OpenAPI document.
+    let (_, doc) = http(&server.addr, "GET", "/api/v1/openapi.json", None, None);
+    let op = &doc["paths"]["/api/v1/runs/{run_id}"]["delete"];
+    assert!(op["responses"]["204"].is_object() && op["security"].is_array(), "{op}");
+}
+
+#[test]
+fn a_full_store_refuses_new_runs_with_a_4xx_until_one_is_deleted() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("runs.db");
+    let server = start(&["serve", "--max-runs", "2"], &db);
+    let (first, token) = created(&server, 1);
+    created(&server, 2);
+    let (st, b) = create(&server.addr, 3);
+    assert_eq!(st, 409, "{b}");
+    assert_eq!(b["error"]["code"], "store_full");
+    let message = b["error"]["message"].as_str().unwrap();
+    assert!(message.contains("at most 2 runs") && message.contains("DELETE") && message.contains("prune"), "{message}");
+    let c = rusqlite::Connection::open(&db).unwrap();
+    let n: i64 = c.query_row("SELECT count(*) FROM runs", [], |r| r.get(0)).unwrap();
+    assert_eq!(n, 2, "the refused run is not stored");
+    // Room again once a run is deleted.
+    let (st, _) = http(&server.addr, "DELETE", &format!("/api/v1/runs/{first}"), None, Some(&token));
+    assert_eq!(st, 204);
+    created(&server, 3);
+    drop(server);
+
+    for bad in ["0", "-1", "many"] {
+        let out = common::run(&["serve", "--max-runs", bad, "--db", db.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "--max-runs {bad}");
+        assert!(common::stderr(&out).contains("--max-runs"), "{}", common::stderr(&out));
+    }
+}
+
+fn prune(db: &Path, args: &[&str]) -> std::process::Output {
+    let mut all = vec!["store", "prune", "--db", db.to_str().unwrap()];
+    all.extend_from_slice(args);
+    common::run(&all)
+}
+
+#[test]
+fn prune_deletes_old_finished_runs_only_beside_a_running_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("runs.db");
+    let server = start(&["serve"], &db);
+    let (old, old_token) = created(&server, 1);
+    let (recent, recent_token) = created(&server, 2);
+    let (playing, playing_token) = created(&server, 3);
+    assert_eq!(advance(&server, &old, &old_token, "end").0, 200);
+    assert_eq!(advance(&server, &recent, &recent_token, "end").0, 200);
+    assert_eq!(advance(&server, &playing, &playing_token, "round").0, 200);
+    // `old` finished ten days ago.
+    let c = rusqlite::Connection::open(&db).unwrap();
+    c.execute("UPDATE runs SET finished_at = finished_at - 10 * 86400 WHERE id = ?1", [&old]).unwrap();
+    drop(c);
+
+    let out = prune(&db, &["--older-than", "7d", "--dry-run"]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let said = common::stdout(&out);
+    assert!(said.contains(&format!("would delete run {old}")) && !said.contains(&recent), "{said}");
+    assert!(said.contains("1 run and 0 journeys would be deleted") && said.contains("nothing was deleted"), "{said}");
+    assert!(rows_of(&db, &old).iter().all(|(_, n)| *n > 0), "a dry run deletes nothing");
+
+    let out = prune(&db, &["--older-than", "7d"]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let said = common::stdout(&out);
+    assert!(said.contains(&format!("deleted run {old}")) && said.contains("esporte_clube_mandacaru"), "{said}");
+    assert!(rows_of(&db, &old).iter().all(|(_, n)| *n == 0), "{:?}", rows_of(&db, &old));
+    assert!(rows_of(&db, &recent).iter().all(|(_, n)| *n > 0), "a run finished today is kept");
+    let (st, _) = http(&server.addr, "GET", &format!("/api/v1/runs/{old}/record"), None, None);
+    assert_eq!(st, 404);
+
+    // Everything finished, now, while the server writes: the run in progress is never touched.
+    let out = prune(&db, &["--older-than", "0s"]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    assert!(common::stdout(&out).contains(&format!("deleted run {recent}")), "{}", common::stdout(&out));
+    assert!(!common::stdout(&out).contains(&playing));
+    let (st, b) = advance(&server, &playing, &playing_token, "end");
+    assert_eq!(st, 200, "the server plays on after a prune: {b}");
+    let (st, record) = http(&server.addr, "GET", &format!("/api/v1/runs/{playing}/record"), None, None);
+    assert_eq!(st, 200);
+    common::server::assert_replays_identical(dir.path(), "playing.json", &record);
+}
+
+#[test]
+fn prune_refuses_bad_input_with_exit_2_and_creates_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing.db");
+    let out = prune(&missing, &["--older-than", "30d"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(common::stderr(&out).contains(&missing.display().to_string()), "{}", common::stderr(&out));
+    assert!(!missing.exists(), "prune never creates a store");
+
+    let text = dir.path().join("notes.db");
+    std::fs::write(&text, "not a database\n".repeat(100)).unwrap();
+    let out = prune(&text, &["--older-than", "30d"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(common::stderr(&out).contains("not a SQLite database"), "{}", common::stderr(&out));
+
+    let other = dir.path().join("other.db");
+    rusqlite::Connection::open(&other).unwrap().execute_batch("CREATE TABLE t (x)").unwrap();
+    let out = prune(&other, &["--older-than", "30d"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(common::stderr(&out).contains("not a run store"), "{}", common::stderr(&out));
+
+    let db = dir.path().join("runs.db");
+    drop(start(&["serve"], &db));
+    for bad in ["30", "3x", "-1d", "1.5h", ""] {
+        let out = prune(&db, &["--older-than", bad]);
+        assert_eq!(out.status.code(), Some(2), "--older-than {bad:?}");
+        assert!(common::stderr(&out).contains("--older-than"), "{}", common::stderr(&out));
+    }
+    let out = common::run(&["store", "prune", "--db", db.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "--older-than is required");
+}
