@@ -612,7 +612,8 @@ fn write_atomically(path: &Path, text: &str) -> Result<(), CliError> {
 }
 
 fn read_record(path: &Path) -> Result<JourneyRecord, CliError> {
-    let bytes = std::fs::read(path).map_err(|e| CliError::input(format!("cannot read {}: {e}", path.display())))?;
+    let bytes =
+        crate::files::read_input("a journey record", path, crate::files::RECORD_LIMIT).map_err(CliError::input)?;
     JourneyRecord::parse(&bytes).map_err(|e| CliError::input(format!("{}: {e}", path.display())))
 }
 

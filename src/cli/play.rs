@@ -10,7 +10,6 @@ use super::render::{Lang, label, trim};
 use super::{CliError, CliResult};
 use crate::engine::{Event, EventKind, Match, Options, Step, Who};
 use crate::run::{RunRecord, rules_for, side_index};
-use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, clap::Args)]
@@ -97,7 +96,7 @@ pub fn run(content: Option<&Path>, args: PlayArgs) -> CliResult {
         m.teams()[side].club.name
     );
     let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
+    let mut lines = crate::files::bounded_lines(stdin.lock(), crate::files::LINE_LIMIT);
     let mut npc_to_end = false;
     let mut shown = 0;
     loop {
@@ -112,12 +111,19 @@ pub fn run(content: Option<&Path>, args: PlayArgs) -> CliResult {
                 situation(&m, side, args.lang);
                 loop {
                     out!("{}> ", w.prompt);
-                    let Some(Ok(line)) = lines.next() else {
-                        // Input ended: the NPC plays on.
-                        outln!("");
-                        npc_to_end = true;
-                        m.decide_npc().expect("pending");
-                        break;
+                    let line = match lines.next() {
+                        Some(Ok(line)) => line,
+                        // A line with no end in sight (`< /dev/zero`) is not a person typing.
+                        Some(Err(e)) if e.kind() == std::io::ErrorKind::InvalidData => {
+                            return Err(CliError::input(format!("standard input: {e}")));
+                        }
+                        _ => {
+                            // Input ended: the NPC plays on.
+                            outln!("");
+                            npc_to_end = true;
+                            m.decide_npc().expect("pending");
+                            break;
+                        }
                     };
                     let line = line.trim();
                     let n = m.candidates().map_or(0, |c| c.len());

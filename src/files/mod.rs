@@ -1,4 +1,5 @@
-//! Writing the files a command produces, so that a failed command changes nothing.
+//! Writing the files a command produces, so that a failed command changes nothing, and reading
+//! the files it is given, so that no input is read without a bound.
 //!
 //! The problem: a command that writes more than one file (a run record and a decision log, a
 //! manifest and a catalog) or replaces a file the user cares about (a sheet trained in place) can
@@ -18,6 +19,13 @@
 //! Limits: the renames of several outputs are separate steps (a crash between two renames leaves
 //! the first one replaced); the owner, extended attributes and other hard links of a replaced file
 //! are not carried over.
+//!
+//! Inputs are read by [`read_input`] with a documented limit ([`FILE_LIMIT`], [`RECORD_LIMIT`]):
+//! at most one byte past it is read.
+
+mod read;
+
+pub use read::{FILE_LIMIT, LINE_LIMIT, RECORD_LIMIT, ReadError, bounded_lines, describe_io, read_input};
 
 use std::fs;
 use std::io::Write;
