@@ -21,7 +21,7 @@ pub struct MatchArgs {
     /// Content revision (default: the newest published).
     #[arg(long)]
     pub revision: Option<String>,
-    /// Write the run record here (for `microfut replay`).
+    /// Write the run record here (for `microfut replay`; `-`: standard output).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Print {"score": [home, away], "stats": {...}} as JSON.
@@ -34,7 +34,7 @@ pub struct MatchArgs {
     /// (e.g. [{"kind": "pass", "target": 9}, {"kind": "shoot"}]); when they run out the NPC decides.
     #[arg(long, requires = "human")]
     pub intents: Option<PathBuf>,
-    /// Write the NPC decision log (the retained decisions) to this JSON file.
+    /// Write the NPC decision log (the retained decisions) to this JSON file (`-`: standard output).
     #[arg(long)]
     pub decisions: Option<PathBuf>,
     /// Decisions the log keeps (default: the content's retention).
@@ -348,7 +348,7 @@ fn replay_record(
 
 pub fn run_replay(content: Option<&Path>, args: ReplayArgs) -> CliResult {
     let file = args.run.display().to_string();
-    let bytes = std::fs::read(&args.run).map_err(|e| CliError::input(format!("cannot read {file}: {e}")))?;
+    let bytes = read_input("a run record", &args.run, RECORD_LIMIT).map_err(CliError::input)?;
     if crate::effects::record::JourneyRecord::claims(&bytes) {
         return super::effects::replay_file(content, &args.run);
     }

@@ -88,7 +88,7 @@ pub struct MatchArgs {
     /// Time per action, wall clock (e.g. 1s, 250ms; default: the revision's).
     #[arg(long, value_parser = parse_duration)]
     pub time_limit: Option<Duration>,
-    /// Write the match record here (for `space replay`).
+    /// Write the match record here (for `space replay`; `-`: standard output).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// Print {"winner", "victory", "reasons", "points", "valid", "actions"}.
@@ -117,7 +117,7 @@ pub struct ChampionshipArgs {
     pub time_limit: Option<Duration>,
     #[arg(long)]
     pub json: bool,
-    /// Also write the standings and final grades as CSV.
+    /// Also write the standings and final grades as CSV (`-`: standard output).
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
     /// Write every match's record into this folder (c1-NAME-v-NAME.json).
