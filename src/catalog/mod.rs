@@ -14,7 +14,7 @@ mod tree;
 pub use diagnostic::{Diagnostic, Sink, escape_token, printable};
 pub use fingerprint::fingerprint;
 pub use manifest::{CatalogFile, Labels, Manifest, PublishedEntry, Status};
-pub use publish::{PublishError, PublishReport, publish, today_utc};
+pub use publish::{PublishError, PublishReport, fingerprint_as_published, publish, stray_files, today_utc};
 pub use schema::{declared_schema, validate as validate_schema, validate_as};
 pub use strict::{
     Located, check_keys, describe as describe_json_error, from_json, from_value_located, kind as json_kind,
@@ -48,6 +48,23 @@ pub struct Revision {
     /// Loaded by [`Catalog::load_one`] for another revision: checked and fingerprinted like
     /// any, its documents then dropped; [`Catalog::revision`] refuses it.
     pub trimmed: bool,
+    /// For a draft that `catalog.json` records: the fingerprint its files have once marked
+    /// published (what an interrupted publish recorded), computed before documents are trimmed.
+    pub fingerprint_as_published: Option<String>,
+    /// A publish that stopped between its two files, as `catalog.json` and the manifest show it,
+    /// with the one problem `validate` reports for it.
+    pub half_published: Option<(HalfPublished, Diagnostic)>,
+}
+
+/// How a publish that was stopped half-way (killed, or an older engine's that failed between
+/// its two renames) left a revision; `publish` finishes either.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HalfPublished {
+    /// `catalog.json` records it, its manifest still says draft. `intact`: its files, marked
+    /// published, still have the recorded fingerprint (else it was edited since: refused).
+    RecordedDraft { recorded: String, intact: bool },
+    /// Its manifest says published, `catalog.json` does not record it.
+    Unrecorded,
 }
 
 impl Revision {
@@ -245,6 +262,12 @@ impl Catalog {
         let mut kept_newest_published = false;
         for ((ruleset, dir), files) in order {
             let mut rev = load_revision(&ruleset, &dir, &files);
+            let recorded = rulesets[&ruleset].catalog.as_ref().is_some_and(|c| {
+                c.published.iter().any(|e| Version::parse(&e.version).ok().as_ref() == Some(&rev.version))
+            });
+            if recorded && rev.status() == Some(Status::Draft) {
+                rev.fingerprint_as_published = Some(fingerprint_as_published(&rev.documents));
+            }
             let kept = match &keep {
                 None => true,
                 Some((r, _)) if *r != ruleset => false,
@@ -417,6 +440,8 @@ fn load_revision(ruleset: &str, dir: &str, files: &BTreeMap<String, &[u8]>) -> R
         fingerprint,
         diagnostics,
         trimmed: false,
+        fingerprint_as_published: None,
+        half_published: None,
     }
 }
 
@@ -535,6 +560,7 @@ fn check_catalog(entry: &mut RulesetEntry, out: &mut Vec<Diagnostic>) {
             BTreeMap::new()
         }
     };
+    let catalog_missing = entry.catalog.is_none();
     for (version, (i, e)) in &published {
         let found = Version::parse(version).ok().and_then(|v| entry.revisions.get_mut(&v));
         let Some(rev) = found else {
@@ -548,6 +574,10 @@ fn check_catalog(entry: &mut RulesetEntry, out: &mut Vec<Diagnostic>) {
             ));
             continue;
         };
+        if rev.status() == Some(Status::Draft) {
+            recorded_draft(&entry.id, rev, &e.fingerprint);
+            continue;
+        }
         if rev.fingerprint != e.fingerprint {
             rev.diagnostics.push(Diagnostic::new(
                 rev.file("manifest.json"),
@@ -558,23 +588,47 @@ fn check_catalog(entry: &mut RulesetEntry, out: &mut Vec<Diagnostic>) {
                 ),
             ));
         }
-        if rev.status() == Some(Status::Draft) {
-            rev.diagnostics.push(Diagnostic::new(
-                rev.file("manifest.json"),
-                "/status",
-                "recorded as published in catalog.json but marked draft",
-            ));
-        }
     }
     for rev in entry.revisions.values_mut() {
         if rev.status() == Some(Status::Published) && !published.contains_key(&rev.version.to_string()) {
-            rev.diagnostics.push(Diagnostic::new(
-                rev.file("manifest.json"),
-                "/status",
-                "marked published but not recorded in catalog.json: only tools/publish publishes — set the status back to \"draft\" and publish it with tools/publish",
-            ));
+            let label = rev.label();
+            let message = if catalog_missing {
+                format!(
+                    "{label} is marked published but {}/catalog.json, the record of published revisions, is missing: restore it (from version control); `tools/publish` recreates it only for a ruleset whose one published revision is the one it publishes",
+                    entry.id
+                )
+            } else {
+                format!(
+                    "{label} is marked published but not recorded in catalog.json: an interrupted publish (or a hand edit); run `tools/publish {} {}` to finish it — it records the revision as its files are now — or set the status back to \"draft\"",
+                    rev.ruleset, rev.version
+                )
+            };
+            let d = Diagnostic::new(rev.file("manifest.json"), "/status", message);
+            rev.diagnostics.push(d.clone());
+            rev.half_published = Some((HalfPublished::Unrecorded, d));
         }
     }
+}
+
+/// A draft that `catalog.json` records: a publish that wrote the catalog and was stopped before
+/// the manifest. Its one problem says whether `publish` can finish it.
+fn recorded_draft(ruleset: &str, rev: &mut Revision, recorded: &str) {
+    let label = rev.label();
+    let finish = format!("tools/publish {ruleset} {}", rev.version);
+    let intact = rev.fingerprint_as_published.as_deref() == Some(recorded);
+    let message = if intact {
+        format!(
+            "{label} is recorded as published in catalog.json but its manifest still says draft: an interrupted publish; run `{finish}` again to finish it"
+        )
+    } else {
+        format!(
+            "{label} is recorded as published in catalog.json ({recorded}) but its manifest still says draft, and its files have changed since that fingerprint was recorded ({} now, marked published): an interrupted publish, edited afterwards; undo the edits and run `{finish}` to finish it",
+            rev.fingerprint_as_published.as_deref().unwrap_or("unknown")
+        )
+    };
+    let d = Diagnostic::new(rev.file("manifest.json"), "/status", message);
+    rev.diagnostics.push(d.clone());
+    rev.half_published = Some((HalfPublished::RecordedDraft { recorded: recorded.to_string(), intact }, d));
 }
 
 /// A revision's parent is an older revision of the same ruleset, present in the catalog: the

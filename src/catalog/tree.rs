@@ -26,8 +26,12 @@ pub struct ContentTree {
 pub enum TreeError {
     #[error("content folder {0} does not exist or is not a folder")]
     Missing(PathBuf),
-    #[error("cannot read {path}: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
+    #[error("cannot read {}: {reason}", .path.display())]
+    Io { path: PathBuf, reason: String },
+    #[error(transparent)]
+    Read(#[from] crate::files::ReadError),
+    #[error("cannot read {}: it leads back to {}, a folder that holds it (a loop of folders)", .path.display(), .ancestor.display())]
+    FolderLoop { path: PathBuf, ancestor: PathBuf },
 }
 
 impl ContentTree {
@@ -41,11 +45,15 @@ impl ContentTree {
     }
 
     pub fn from_dir(dir: &Path) -> Result<Self, TreeError> {
-        if !dir.is_dir() {
-            return Err(TreeError::Missing(dir.to_path_buf()));
+        match fs::metadata(dir) {
+            Ok(m) if m.is_dir() => {}
+            Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+                return Err(TreeError::Io { path: dir.to_path_buf(), reason: crate::files::describe_io(&e) });
+            }
+            _ => return Err(TreeError::Missing(dir.to_path_buf())),
         }
         let mut files = BTreeMap::new();
-        read_dir(dir, dir, &mut files)?;
+        read_dir(dir, dir, &mut Vec::new(), &mut files)?;
         Ok(ContentTree { origin: Origin::Dir(dir.to_path_buf()), files })
     }
 
@@ -62,18 +70,34 @@ pub fn embedded_schemas() -> impl Iterator<Item = (&'static str, &'static [u8])>
     embedded::FILES.iter().filter_map(|(p, b)| p.strip_prefix("schemas/").map(|p| (p, *b)))
 }
 
-fn read_dir(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) -> Result<(), TreeError> {
-    let entries = fs::read_dir(dir).map_err(|source| TreeError::Io { path: dir.into(), source })?;
+/// Reads the JSON files under `dir`; `above` holds the folders (device, inode, path) it is in, so
+/// a symbolic link to one of them is refused instead of read again and again.
+fn read_dir(
+    root: &Path,
+    dir: &Path,
+    above: &mut Vec<(u64, u64, PathBuf)>,
+    out: &mut BTreeMap<String, Vec<u8>>,
+) -> Result<(), TreeError> {
+    use std::os::unix::fs::MetadataExt;
+    let io =
+        |path: &Path, e: std::io::Error| TreeError::Io { path: path.into(), reason: crate::files::describe_io(&e) };
+    let meta = fs::metadata(dir).map_err(|e| io(dir, e))?;
+    if let Some((_, _, ancestor)) = above.iter().find(|(d, i, _)| (*d, *i) == (meta.dev(), meta.ino())) {
+        return Err(TreeError::FolderLoop { path: dir.into(), ancestor: ancestor.clone() });
+    }
+    above.push((meta.dev(), meta.ino(), dir.to_path_buf()));
+    let entries = fs::read_dir(dir).map_err(|e| io(dir, e))?;
     for entry in entries {
-        let entry = entry.map_err(|source| TreeError::Io { path: dir.into(), source })?;
+        let entry = entry.map_err(|e| io(dir, e))?;
         let path = entry.path();
         if path.is_dir() {
-            read_dir(root, &path, out)?;
+            read_dir(root, &path, above, out)?;
         } else if path.extension().is_some_and(|e| e == "json") {
-            let bytes = fs::read(&path).map_err(|source| TreeError::Io { path: path.clone(), source })?;
+            let bytes = crate::files::read_input("a content document", &path, crate::files::FILE_LIMIT)?;
             let rel = path.strip_prefix(root).expect("under root").to_string_lossy().replace('\\', "/");
             out.insert(rel, bytes);
         }
     }
+    above.pop();
     Ok(())
 }

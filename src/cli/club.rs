@@ -50,7 +50,7 @@ pub struct GenerateArgs {
     /// The seed: the same seed, budget and revision always give the same club.
     #[arg(long)]
     pub seed: u64,
-    /// The club file to write.
+    /// The club file to write (`-`: standard output).
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
     /// Club name (default: from the seed).

@@ -67,7 +67,7 @@ pub struct JourneyArgs {
     /// The mode to play.
     #[arg(long, default_value = "w1_journey")]
     pub mode: String,
-    /// Write the journey record here (for `microfut effects replay`).
+    /// Write the journey record here (for `microfut effects replay`; `-`: standard output).
     #[arg(long)]
     pub out: Option<PathBuf>,
     #[arg(long)]
@@ -484,16 +484,19 @@ fn summarise(world: &World, run: &Run) -> Vec<EncounterLine> {
 }
 
 fn journey(content: Option<&Path>, args: JourneyArgs) -> CliResult {
+    // The record's file is checked before the journey is played (see `crate::files`).
+    let outputs: Vec<(&str, &Path)> = args.out.iter().map(|p| ("--out", p.as_path())).collect();
+    let plan = crate::files::Plan::new(&outputs, &[]).map_err(CliError::input)?;
     let catalog = load_catalog(content)?;
     let world = world(&catalog, args.revision.as_deref())?;
     let mut run =
         Run::new(world.clone(), &args.mode, args.seed, format!("run-{}", args.seed)).map_err(CliError::input)?;
     autopilot::play_out(&mut run).map_err(CliError::input)?;
     let record = JourneyRecord::of(&run);
-    if let Some(out) = &args.out {
+    if !plan.is_empty() {
         let mut text = serde_json::to_string_pretty(&record).expect("records serialise");
         text.push('\n');
-        write_atomically(out, &text)?;
+        plan.write(&[text.as_bytes()]).map_err(CliError::input)?;
     }
     let lines = summarise(&world, &run);
     let victory = run.victory().unwrap_or(false);
@@ -605,14 +608,9 @@ fn align_all(header: &[String], rows: &[Vec<String>]) -> String {
     out
 }
 
-fn write_atomically(path: &Path, text: &str) -> Result<(), CliError> {
-    let tmp = path.with_extension("json.tmp");
-    std::fs::write(&tmp, text).map_err(|e| CliError::input(format!("cannot write {}: {e}", tmp.display())))?;
-    std::fs::rename(&tmp, path).map_err(|e| CliError::input(format!("cannot write {}: {e}", path.display())))
-}
-
 fn read_record(path: &Path) -> Result<JourneyRecord, CliError> {
-    let bytes = std::fs::read(path).map_err(|e| CliError::input(format!("cannot read {}: {e}", path.display())))?;
+    let bytes =
+        crate::files::read_input("a journey record", path, crate::files::RECORD_LIMIT).map_err(CliError::input)?;
     JourneyRecord::parse(&bytes).map_err(|e| CliError::input(format!("{}: {e}", path.display())))
 }
 

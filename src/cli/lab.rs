@@ -50,10 +50,10 @@ pub struct LabArgs {
     /// Print JSON instead of the table.
     #[arg(long, conflicts_with = "shard")]
     pub json: bool,
-    /// Also write the results as CSV to FILE.
+    /// Also write the results as CSV to FILE (`-`: standard output).
     #[arg(long, value_name = "FILE", conflicts_with = "shard")]
     pub csv: Option<PathBuf>,
-    /// Also write the report as one self-contained HTML page to FILE (plots, table, identity).
+    /// Also write the report as one self-contained HTML page to FILE (plots, table, identity; `-`: standard output).
     #[arg(long, value_name = "FILE", conflicts_with = "shard")]
     pub html: Option<PathBuf>,
     /// No progress bar and no timing line.
@@ -65,7 +65,7 @@ pub struct LabArgs {
     #[arg(long, value_name = "i/n|env")]
     pub shard: Option<String>,
     /// Where --shard writes its file (default: lab-shard-<i>-of-<n>.json, in the folder given
-    /// here if it is one or ends with /).
+    /// here if it is one or ends with /; `-`: standard output).
     #[arg(long, value_name = "FILE", requires = "shard")]
     pub out: Option<PathBuf>,
     /// Worker threads (default: all cores, or RAYON_NUM_THREADS). Results do not depend on it.
@@ -128,10 +128,10 @@ pub struct MergeArgs {
     /// Print JSON instead of the table.
     #[arg(long)]
     pub json: bool,
-    /// Also write the results as CSV to FILE.
+    /// Also write the results as CSV to FILE (`-`: standard output).
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
-    /// Also write the report as one self-contained HTML page to FILE.
+    /// Also write the report as one self-contained HTML page to FILE (`-`: standard output).
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
     /// Language of labels in the table and CSV.

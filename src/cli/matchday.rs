@@ -4,6 +4,7 @@ use super::{CliError, CliResult, load_catalog};
 use crate::catalog::{Catalog, ENGINE_VERSION};
 use crate::club::Club;
 use crate::engine::{Intent, Match, Options, Step, TeamStats};
+use crate::files::{FILE_LIMIT, RECORD_LIMIT, read_input};
 use crate::run::{Replay, RunError, RunRecord, pinned_rules, replay, rules_for, side_index};
 use std::path::{Path, PathBuf};
 
@@ -20,7 +21,7 @@ pub struct MatchArgs {
     /// Content revision (default: the newest published).
     #[arg(long)]
     pub revision: Option<String>,
-    /// Write the run record here (for `microfut replay`).
+    /// Write the run record here (for `microfut replay`; `-`: standard output).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Print {"score": [home, away], "stats": {...}} as JSON.
@@ -33,7 +34,7 @@ pub struct MatchArgs {
     /// (e.g. [{"kind": "pass", "target": 9}, {"kind": "shoot"}]); when they run out the NPC decides.
     #[arg(long, requires = "human")]
     pub intents: Option<PathBuf>,
-    /// Write the NPC decision log (the retained decisions) to this JSON file.
+    /// Write the NPC decision log (the retained decisions) to this JSON file (`-`: standard output).
     #[arg(long)]
     pub decisions: Option<PathBuf>,
     /// Decisions the log keeps (default: the content's retention).
@@ -72,9 +73,10 @@ impl ClubSource {
 /// A club from a file path, or a sample club of the content by id, read but not yet checked.
 pub fn club_source(catalog: &Catalog, spec: &str) -> Result<ClubSource, CliError> {
     let path = Path::new(spec);
-    if path.exists() {
+    // A name that exists is a file, even a link that leads nowhere or in a loop: reading it says so.
+    if std::fs::symlink_metadata(path).is_ok() {
         let file = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|e| CliError::input(format!("cannot read club file {file}: {e}")))?;
+        let bytes = read_input("a club file", path, FILE_LIMIT).map_err(CliError::input)?;
         let value = crate::catalog::from_json(&bytes)
             .map_err(|e| CliError::input(format!("{file}: {}", crate::catalog::describe_json_error(&e))))?;
         return Ok(ClubSource { file, path: Some(path.to_path_buf()), value });
@@ -108,7 +110,7 @@ pub fn load_club(catalog: &Catalog, spec: &str, rs: &crate::ruleset::Ruleset) ->
 /// JSON pointer.
 pub fn read_intents(path: &Path) -> Result<Vec<Intent>, CliError> {
     let file = path.display();
-    let bytes = std::fs::read(path).map_err(|e| CliError::input(format!("cannot read intents file {file}: {e}")))?;
+    let bytes = read_input("an intents file", path, FILE_LIMIT).map_err(CliError::input)?;
     let value: serde_json::Value = crate::catalog::from_json(&bytes)
         .map_err(|e| CliError::input(format!("{file}: {}", crate::catalog::describe_json_error(&e))))?;
     let serde_json::Value::Array(items) = value else {
@@ -315,7 +317,7 @@ fn table(m: &Match, s: &[TeamStats; 2]) -> String {
 /// record and the field (by JSON pointer); one of the content names the content.
 pub fn replay_file(catalog: &Catalog, path: &Path) -> Result<(RunRecord, Replay), CliError> {
     let file = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| CliError::input(format!("cannot read {file}: {e}")))?;
+    let bytes = read_input("a run record", path, RECORD_LIMIT).map_err(CliError::input)?;
     replay_record(catalog, &file, RunRecord::parse(&bytes))
 }
 
@@ -346,7 +348,7 @@ fn replay_record(
 
 pub fn run_replay(content: Option<&Path>, args: ReplayArgs) -> CliResult {
     let file = args.run.display().to_string();
-    let bytes = std::fs::read(&args.run).map_err(|e| CliError::input(format!("cannot read {file}: {e}")))?;
+    let bytes = read_input("a run record", &args.run, RECORD_LIMIT).map_err(CliError::input)?;
     if crate::effects::record::JourneyRecord::claims(&bytes) {
         return super::effects::replay_file(content, &args.run);
     }

@@ -10,7 +10,6 @@ use super::render::{Lang, label, trim};
 use super::{CliError, CliResult};
 use crate::engine::{Event, EventKind, Match, Options, Step, Who};
 use crate::run::{RunRecord, rules_for, side_index};
-use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, clap::Args)]
@@ -30,7 +29,7 @@ pub struct PlayArgs {
     /// Content revision (default: the newest published).
     #[arg(long)]
     pub revision: Option<String>,
-    /// Write the run record here at full time (for `microfut replay`).
+    /// Write the run record here at full time (for `microfut replay`; `-`: standard output).
     #[arg(long)]
     pub out: Option<PathBuf>,
     #[arg(long, value_enum, default_value_t = Lang::En)]
@@ -82,6 +81,15 @@ pub fn run(content: Option<&Path>, args: PlayArgs) -> CliResult {
     let away = load_club(&catalog, &args.away, &rules.rs)?;
     let side = side_index(&args.side)
         .ok_or_else(|| CliError::input(format!("--side {}: expected home or away", args.side)))?;
+    // The record's file is checked before the match: a person does not play 90 minutes to
+    // learn that it cannot be written.
+    let outputs: Vec<(&str, &Path)> = args.out.iter().map(|p| ("--out", p.as_path())).collect();
+    let inputs: Vec<(&str, &Path)> = [("--home", &args.home), ("--away", &args.away)]
+        .into_iter()
+        .filter(|(_, s)| std::fs::symlink_metadata(s).is_ok())
+        .map(|(w, s)| (w, Path::new(s.as_str())))
+        .collect();
+    let plan = crate::files::Plan::new(&outputs, &inputs).map_err(CliError::input)?;
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64) >> 11
     });
@@ -97,7 +105,7 @@ pub fn run(content: Option<&Path>, args: PlayArgs) -> CliResult {
         m.teams()[side].club.name
     );
     let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
+    let mut lines = crate::files::bounded_lines(stdin.lock(), crate::files::LINE_LIMIT);
     let mut npc_to_end = false;
     let mut shown = 0;
     loop {
@@ -112,12 +120,19 @@ pub fn run(content: Option<&Path>, args: PlayArgs) -> CliResult {
                 situation(&m, side, args.lang);
                 loop {
                     out!("{}> ", w.prompt);
-                    let Some(Ok(line)) = lines.next() else {
-                        // Input ended: the NPC plays on.
-                        outln!("");
-                        npc_to_end = true;
-                        m.decide_npc().expect("pending");
-                        break;
+                    let line = match lines.next() {
+                        Some(Ok(line)) => line,
+                        // A line with no end in sight (`< /dev/zero`) is not a person typing.
+                        Some(Err(e)) if e.kind() == std::io::ErrorKind::InvalidData => {
+                            return Err(CliError::input(format!("standard input: {e}")));
+                        }
+                        _ => {
+                            // Input ended: the NPC plays on.
+                            outln!("");
+                            npc_to_end = true;
+                            m.decide_npc().expect("pending");
+                            break;
+                        }
                     };
                     let line = line.trim();
                     let n = m.candidates().map_or(0, |c| c.len());
@@ -177,10 +192,9 @@ pub fn run(content: Option<&Path>, args: PlayArgs) -> CliResult {
         m.score()[1],
         m.teams()[1].club.name
     );
-    if let Some(path) = &args.out {
+    if !plan.is_empty() {
         let record = RunRecord::of(&m, &rules, [None, None], Some(side));
-        std::fs::write(path, serde_json::to_string(&record).expect("serializes"))
-            .map_err(|e| CliError::input(format!("cannot write {}: {e}", path.display())))?;
+        plan.write(&[serde_json::to_string(&record).expect("serializes").as_bytes()]).map_err(CliError::input)?;
     }
     Ok(())
 }

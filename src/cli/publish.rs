@@ -14,7 +14,15 @@ pub fn run(content: Option<&Path>, args: PublishArgs) -> CliResult {
     let report =
         crate::catalog::publish(&dir, &args.ruleset, &args.version, &crate::catalog::today_utc(), &meaning_check)
             .map_err(CliError::input)?;
-    outln!("published {} — {}", report.revision, report.fingerprint);
+    match report.finished {
+        None => outln!("published {} — {}", report.revision, report.fingerprint),
+        Some(what) => {
+            outln!("published {} — {} (finished an interrupted publish: {what})", report.revision, report.fingerprint)
+        }
+    }
     outln!("recorded in {}", report.catalog_file.display());
+    for p in &report.removed {
+        outln!("removed {}, left by an interrupted write", p.display());
+    }
     Ok(())
 }

@@ -31,7 +31,7 @@ pub struct TrainArgs {
     /// Raw XP for a channel (an attribute, characteristic or skill), e.g. passing=400; repeat.
     #[arg(long = "xp", value_name = "CHANNEL=AMOUNT", required = true)]
     pub xp: Vec<String>,
-    /// Write the trained sheet here instead of over the input.
+    /// Write the trained sheet here instead of over the input (`-`: standard output).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// Show what would happen; write nothing.
@@ -53,6 +53,7 @@ pub struct AgeArgs {
     /// Years to add.
     #[arg(long)]
     pub years: u32,
+    /// Write the aged sheet here instead of over the input (`-`: standard output).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
     #[arg(long)]

@@ -14,7 +14,7 @@ use crate::space::referee::{self, Outcome, Player};
 use crate::space::{BOARD_LABEL, Board, BoardJson, Rules, Side, compile, moves};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{Value, json};
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -88,7 +88,7 @@ pub struct MatchArgs {
     /// Time per action, wall clock (e.g. 1s, 250ms; default: the revision's).
     #[arg(long, value_parser = parse_duration)]
     pub time_limit: Option<Duration>,
-    /// Write the match record here (for `space replay`).
+    /// Write the match record here (for `space replay`; `-`: standard output).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// Print {"winner", "victory", "reasons", "points", "valid", "actions"}.
@@ -117,7 +117,7 @@ pub struct ChampionshipArgs {
     pub time_limit: Option<Duration>,
     #[arg(long)]
     pub json: bool,
-    /// Also write the standings and final grades as CSV.
+    /// Also write the standings and final grades as CSV (`-`: standard output).
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
     /// Write every match's record into this folder (c1-NAME-v-NAME.json).
@@ -254,7 +254,7 @@ fn board(content: Option<&Path>, a: BoardArgs) -> CliResult {
 }
 
 fn read_board(path: &Path) -> Result<Board, CliError> {
-    let bytes = std::fs::read(path).map_err(|e| CliError::input(format!("cannot read {}: {e}", path.display())))?;
+    let bytes = crate::files::read_input("a board", path, crate::files::FILE_LIMIT).map_err(CliError::input)?;
     let j: BoardJson = crate::catalog::from_json(&bytes)
         .map_err(|e| CliError::input(format!("{}: {}", path.display(), crate::catalog::describe_json_error(&e))))?;
     Board::from_json(&j).map_err(|e| CliError::input(format!("{}: {e}", path.display())))
@@ -581,7 +581,7 @@ fn csv(entries: &[Entry], tables: &[Vec<Standing>], finals: &[FinalGrade]) -> St
 
 fn replay(content: Option<&Path>, a: ReplayArgs) -> CliResult {
     let bytes =
-        std::fs::read(&a.record).map_err(|e| CliError::input(format!("cannot read {}: {e}", a.record.display())))?;
+        crate::files::read_input("a match record", &a.record, crate::files::RECORD_LIMIT).map_err(CliError::input)?;
     let rec: MatchRecord = crate::catalog::from_json(&bytes)
         .map_err(|e| CliError::input(format!("{}: {}", a.record.display(), crate::catalog::describe_json_error(&e))))?;
     let catalog = space_catalog(content)?;
@@ -618,7 +618,7 @@ fn bot(content: Option<&Path>, a: BotArgs) -> CliResult {
         Builtin::new(kind, &rules, Dice::derived(a.seed, b"space/bot/random"), Thinking::Clock).with_nodes(a.nodes);
     let stdin = std::io::stdin();
     let mut stdout = std::io::stdout().lock();
-    for (i, line) in stdin.lock().lines().enumerate() {
+    for (i, line) in crate::files::bounded_lines(stdin.lock(), crate::files::LINE_LIMIT).enumerate() {
         let line = line.map_err(|e| CliError::input(format!("cannot read standard input: {e}")))?;
         if line.trim().is_empty() {
             continue;

@@ -68,13 +68,17 @@ pub fn run(content: Option<&Path>, args: ValidateArgs) -> CliResult {
     problems.extend(sample_clubs(&catalog, &mut summary));
     problems.sort();
     problems.dedup();
+    let warnings = content.map(stray_warnings).unwrap_or_default();
     if args.json {
-        let v = serde_json::json!({ "ok": problems.is_empty(), "problems": problems });
+        let v = serde_json::json!({ "ok": problems.is_empty(), "problems": problems, "warnings": warnings });
         outln!("{}", serde_json::to_string_pretty(&v).expect("serializes"));
     } else {
         outln!("validating {}", describe(content));
         for s in &summary {
             outln!("{s}");
+        }
+        for w in &warnings {
+            outln!("warning: {w}");
         }
         for p in &problems {
             outln!("error: {p}");
@@ -84,6 +88,29 @@ pub fn run(content: Option<&Path>, args: ValidateArgs) -> CliResult {
         }
     }
     if problems.is_empty() { Ok(()) } else { Err(CliError::Found(format!("{} problem(s) found", problems.len()))) }
+}
+
+/// Temporary and backup files an interrupted write left in a content folder. A warning, not a
+/// problem: nothing reads them (they are not `*.json`) and they change no fingerprint; what an
+/// interrupted publish leaves half-done is a problem of its own, named with the revision. The
+/// next `publish` removes them.
+fn stray_warnings(dir: &Path) -> Vec<Diagnostic> {
+    crate::catalog::stray_files(dir)
+        .into_iter()
+        .map(|(path, pid)| {
+            let rel = path.strip_prefix(dir).unwrap_or(&path).to_string_lossy().into_owned();
+            let by = if crate::files::is_running(pid) {
+                format!("process {pid}, still running: a command writing here now?")
+            } else {
+                format!("process {pid}, which no longer runs")
+            };
+            Diagnostic::new(
+                rel,
+                "",
+                format!("a temporary file of an interrupted write ({by}); nothing reads it, and the next `tools/publish` removes it"),
+            )
+        })
+        .collect()
 }
 
 fn describe(content: Option<&Path>) -> String {

@@ -67,22 +67,22 @@ fn more(n: usize) -> String {
 
 #[derive(Debug, thiserror::Error)]
 pub enum ClubError {
-    #[error("cannot read club file {path}: {source}")]
-    Io { path: String, source: std::io::Error },
+    #[error(transparent)]
+    Read(#[from] crate::files::ReadError),
     #[error("{path}: {message}")]
     Json { path: String, line: usize, column: usize, message: String },
 }
 
 impl Club {
     pub fn load(path: &Path) -> Result<Club, ClubError> {
-        let text = std::fs::read(path).map_err(|source| ClubError::Io { path: path.display().to_string(), source })?;
+        let text = crate::files::read_input("a club file", path, crate::files::FILE_LIMIT)?;
         Self::parse(&text, &path.display().to_string())
     }
 
     /// Reads a club file checked against `club.schema.json`: the club, and the schema problems
     /// that did not stop reading it (for [`Club::validate`]).
     pub fn read(path: &Path) -> Result<(Club, Vec<Diagnostic>), SheetFileError> {
-        read_document(&read_file(path)?, &path.display().to_string(), "club.schema.json")
+        read_document(&read_file(path, "a club file")?, &path.display().to_string(), "club.schema.json")
     }
 
     /// A club from a JSON value (the sample clubs embedded with the content).

@@ -58,6 +58,8 @@ pub enum LabError {
     NoShards,
     #[error("{}: {message}", .path.display())]
     ShardFile { path: PathBuf, message: String },
+    #[error(transparent)]
+    TooLarge(crate::files::ReadError),
     #[error("{}{}: {message}", .path.display(), if pointer.is_empty() { String::new() } else { format!("#{pointer}") })]
     ShardField { path: PathBuf, pointer: String, message: String },
     #[error(

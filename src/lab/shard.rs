@@ -185,7 +185,10 @@ fn load(path: &Path) -> Result<Loaded, LabError> {
         pointer: line(pointer),
         message: line(message),
     };
-    let bytes = std::fs::read(path).map_err(|e| bad(format!("cannot read it: {e}")))?;
+    let bytes = crate::files::read_input("a lab shard", path, crate::files::FILE_LIMIT).map_err(|e| match e {
+        crate::files::ReadError::Cannot { reason, .. } => bad(format!("cannot read it: {reason}")),
+        too_large => LabError::TooLarge(too_large),
+    })?;
     let value: Value = crate::catalog::from_json(&bytes).map_err(|e| bad(crate::catalog::describe_json_error(&e)))?;
     if value.get("format").and_then(Value::as_str) != Some(FORMAT) {
         return Err(bad(format!("not a lab shard file (expected \"format\": \"{FORMAT}\")")));

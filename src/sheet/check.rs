@@ -10,8 +10,8 @@ use std::path::Path;
 /// Why a sheet file could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum SheetFileError {
-    #[error("cannot read {path}: {source}")]
-    Io { path: String, source: std::io::Error },
+    #[error(transparent)]
+    Read(#[from] crate::files::ReadError),
     #[error("{path}: {message}")]
     Json { path: String, line: usize, column: usize, message: String },
     /// The document is JSON but not readable as the expected kind; each problem with its pointer.
@@ -49,8 +49,10 @@ pub fn read_document<T: serde::de::DeserializeOwned>(
     }
 }
 
-pub fn read_file(path: &Path) -> Result<Vec<u8>, SheetFileError> {
-    std::fs::read(path).map_err(|source| SheetFileError::Io { path: path.display().to_string(), source })
+/// A sheet or club file's bytes, refused past [`crate::files::FILE_LIMIT`]; `what` names the kind
+/// of file in that message ("a club file").
+pub fn read_file(path: &Path, what: &str) -> Result<Vec<u8>, SheetFileError> {
+    Ok(crate::files::read_input(what, path, crate::files::FILE_LIMIT)?)
 }
 
 /// Our field-by-field problems, plus the schema's that say something ours do not (ours name the
@@ -78,7 +80,7 @@ pub fn pointer_order(a: &str, b: &str) -> std::cmp::Ordering {
 impl Sheet {
     /// Reads a sheet file: the sheet, and the schema problems that did not stop reading it.
     pub fn load(path: &Path) -> Result<(Sheet, Vec<Diagnostic>), SheetFileError> {
-        Self::parse(&read_file(path)?, &path.display().to_string())
+        Self::parse(&read_file(path, "a sheet")?, &path.display().to_string())
     }
 
     pub fn parse(bytes: &[u8], name: &str) -> Result<(Sheet, Vec<Diagnostic>), SheetFileError> {

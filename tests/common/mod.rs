@@ -150,6 +150,7 @@ pub fn draft_copy(content: &Path, from: &str, version: &str) -> PathBuf {
     }
     draft
 }
+pub mod faults;
 pub mod server;
 
 /// The content folder the revision tests read: the repository's, or `MICROFUT_TEST_CONTENT`, so a
