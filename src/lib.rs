@@ -22,6 +22,7 @@ pub mod pipeline;
 pub mod ruleset;
 pub mod run;
 pub mod season;
+pub mod server;
 pub mod sheet;
 pub mod space;
 pub mod space_web;

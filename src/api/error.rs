@@ -71,7 +71,8 @@ impl IntoResponse for ApiError {
 
 pub type ApiResult<T> = Result<T, ApiError>;
 
-/// The bytes of a JSON request body: `application/json`, at most [`BODY_LIMIT`] bytes.
+/// The bytes of a JSON request body: `application/json`, at most [`BODY_LIMIT`] bytes (a larger
+/// `Content-Length` is refused before reading), arrived within the server's body timeout.
 pub struct RawJson(pub axum::body::Bytes);
 
 impl<S: Send + Sync> FromRequest<S> for RawJson {
@@ -92,6 +93,8 @@ impl<S: Send + Sync> FromRequest<S> for RawJson {
                 Some("Content-Type"),
             ));
         }
+        crate::server::body::check_declared_length(req.headers(), BODY_LIMIT)
+            .map_err(|m| ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "body_too_large", m, Some("body")))?;
         let bytes = axum::body::Bytes::from_request(req, state).await.map_err(|e| {
             if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
                 ApiError::new(
@@ -100,6 +103,8 @@ impl<S: Send + Sync> FromRequest<S> for RawJson {
                     format!("the body is larger than {BODY_LIMIT} bytes"),
                     Some("body"),
                 )
+            } else if let Some(t) = crate::server::body::timed_out(&e) {
+                ApiError::new(StatusCode::REQUEST_TIMEOUT, "request_timeout", t.to_string(), Some("body"))
             } else {
                 ApiError::new(StatusCode::BAD_REQUEST, "unreadable_body", e.body_text(), Some("body"))
             }

@@ -90,9 +90,15 @@ async fn method_not_allowed(method: axum::http::Method, uri: axum::http::Uri) ->
     )
 }
 
-/// Opens the store (at most `max_runs` runs in it) and serves until interrupted. Prints
-/// `listening on http://ADDR` once bound.
-pub fn serve(catalog: Catalog, bind: SocketAddr, db: &std::path::Path, max_runs: u64) -> Result<(), String> {
+/// Opens the store (at most `max_runs` runs in it) and serves until interrupted, within `limits`
+/// (`crate::server`). Prints `listening on http://ADDR` once bound.
+pub fn serve(
+    catalog: Catalog,
+    bind: SocketAddr,
+    db: &std::path::Path,
+    max_runs: u64,
+    limits: crate::server::Limits,
+) -> Result<(), String> {
     let store = Store::open(db).map_err(|e| e.to_string())?;
     store.set_max_runs(max_runs);
     // Space Football's battlefield rides along when the catalog holds a playable revision of it.
@@ -110,8 +116,7 @@ pub fn serve(catalog: Catalog, bind: SocketAddr, db: &std::path::Path, max_runs:
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
     rt.block_on(async move {
-        let listener =
-            tokio::net::TcpListener::bind(bind).await.map_err(|e| format!("cannot listen on {bind}: {e}"))?;
+        let listener = crate::server::bind(bind).map_err(|e| format!("cannot listen on {bind}: {e}"))?;
         let addr = listener.local_addr().map_err(|e| e.to_string())?;
         let battlefield = if space.is_some() { ", Space Football at /space/" } else { "" };
         println!("listening on http://{addr}/  (run store {}{battlefield})", db.display());
@@ -124,11 +129,9 @@ pub fn serve(catalog: Catalog, bind: SocketAddr, db: &std::path::Path, max_runs:
         if let Some((rules, games)) = space {
             app = crate::space_web::router(rules, Some(games)).merge(app);
         }
-        axum::serve(listener, app)
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
-            .await
-            .map_err(|e| format!("server: {e}"))
+        crate::server::serve(listener, app, limits, async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await
     })
 }

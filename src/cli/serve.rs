@@ -3,6 +3,7 @@
 use super::{CliError, CliResult, load_catalog};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {
@@ -16,9 +17,54 @@ pub struct ServeArgs {
     /// beyond it is refused (409 `store_full`) until runs are deleted or pruned.
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..), allow_hyphen_values = true)]
     pub max_runs: u64,
+    #[command(flatten)]
+    pub connections: ConnectionArgs,
+}
+
+/// How long the server waits on a client and how many it serves at once (both servers).
+#[derive(Debug, Clone, clap::Args)]
+pub struct ConnectionArgs {
+    /// Connections served at once (default: 1024, lowered to fit the open-file limit). At the
+    /// limit, a new connection takes the slot of the one that has waited longest on its client.
+    #[arg(long, value_name = "N")]
+    pub max_connections: Option<usize>,
+    /// Seconds a client has to send a request's head, from connecting or from its first byte.
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = seconds)]
+    pub header_timeout: Duration,
+    /// Seconds a kept-alive connection may stay idle between requests.
+    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = seconds)]
+    pub idle_timeout: Duration,
+    /// Seconds a client has to send a request's body once its head is read (then 408).
+    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = seconds)]
+    pub body_timeout: Duration,
+    /// Seconds an answer may wait on a client that does not read it before the connection closes.
+    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = seconds)]
+    pub write_timeout: Duration,
+}
+
+impl ConnectionArgs {
+    pub fn limits(&self) -> Result<crate::server::Limits, CliError> {
+        Ok(crate::server::Limits {
+            max_connections: crate::server::connection_limit(self.max_connections).map_err(CliError::input)?,
+            header_timeout: self.header_timeout,
+            idle_timeout: self.idle_timeout,
+            body_timeout: self.body_timeout,
+            write_timeout: self.write_timeout,
+        })
+    }
+}
+
+/// A duration in seconds (fractions allowed), between a millisecond and a day.
+fn seconds(s: &str) -> Result<Duration, String> {
+    let v: f64 = s.trim().parse().map_err(|_| format!("'{s}' is not a number of seconds"))?;
+    if !(0.001..=86_400.0).contains(&v) {
+        return Err(format!("{s} s is outside 0.001–86400 s"));
+    }
+    Ok(Duration::from_secs_f64(v))
 }
 
 pub fn run(content: Option<&Path>, args: ServeArgs) -> CliResult {
+    let limits = args.connections.limits()?;
     let catalog = load_catalog(content)?;
-    crate::api::serve(catalog, args.bind, &args.db, args.max_runs).map_err(CliError::input)
+    crate::api::serve(catalog, args.bind, &args.db, args.max_runs, limits).map_err(CliError::input)
 }

@@ -51,6 +51,8 @@ pub struct ServeArgs {
     /// The SQLite file the games are stored in (created if missing; a restart keeps them).
     #[arg(long, default_value = "space.db")]
     pub db: PathBuf,
+    #[command(flatten)]
+    pub connections: super::serve::ConnectionArgs,
 }
 
 #[derive(Debug, clap::Args)]
@@ -228,8 +230,9 @@ pub fn run(content: Option<&Path>, args: SpaceArgs) -> CliResult {
         SpaceCommand::Replay(a) => replay(content, a),
         SpaceCommand::Bot(a) => bot(content, a),
         SpaceCommand::Serve(a) => {
+            let limits = a.connections.limits()?;
             let rules = rules(content, a.revision.as_deref())?;
-            crate::space_web::serve(rules, a.bind, &a.db).map_err(CliError::input)
+            crate::space_web::serve(rules, a.bind, &a.db, limits).map_err(CliError::input)
         }
     }
 }

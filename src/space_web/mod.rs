@@ -79,6 +79,33 @@ impl IntoResponse for ApiError {
 
 type ApiResult<T> = Result<T, ApiError>;
 
+/// A request body's bytes: bounded by [`BODY_LIMIT`], arrived within the server's body timeout;
+/// every failure the JSON error body naming `body`.
+struct BodyBytes(Bytes);
+
+impl<S: Send + Sync> axum::extract::FromRequest<S> for BodyBytes {
+    type Rejection = ApiError;
+
+    async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, Self::Rejection> {
+        crate::server::body::check_declared_length(req.headers(), BODY_LIMIT)
+            .map_err(|m| ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "body_too_large", m, Some("body")))?;
+        Bytes::from_request(req, state).await.map(BodyBytes).map_err(|e| {
+            if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::new(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    "body_too_large",
+                    format!("the body is larger than {BODY_LIMIT} bytes"),
+                    Some("body"),
+                )
+            } else if let Some(t) = crate::server::body::timed_out(&e) {
+                ApiError::new(StatusCode::REQUEST_TIMEOUT, "request_timeout", t.to_string(), Some("body"))
+            } else {
+                ApiError::new(StatusCode::BAD_REQUEST, "unreadable_body", e.body_text(), Some("body"))
+            }
+        })
+    }
+}
+
 /// A JSON body: `application/json`, read strictly (a key given twice is refused), every problem
 /// naming its JSON pointer.
 fn body<T: DeserializeOwned>(headers: &HeaderMap, bytes: &Bytes) -> ApiResult<T> {
@@ -453,7 +480,11 @@ async fn board(State(s): State<Shared>, RawQuery(q): RawQuery) -> ApiResult<impl
     Ok(axum::Json(json!({"seed": seed, "board": b.to_json(), "legal": legal(&s.rules, &b, Side::White)})))
 }
 
-async fn new_game(State(s): State<Shared>, headers: HeaderMap, bytes: Bytes) -> ApiResult<impl IntoResponse> {
+async fn new_game(
+    State(s): State<Shared>,
+    headers: HeaderMap,
+    BodyBytes(bytes): BodyBytes,
+) -> ApiResult<impl IntoResponse> {
     let req: NewGame = body(&headers, &bytes)?;
     let kind = bot_kind("/bot", &req.bot)?;
     let start = draw_board(&s.rules, req.seed, req.n, "/n")?;
@@ -501,7 +532,7 @@ async fn act(
     State(s): State<Shared>,
     Path(id): Path<String>,
     headers: HeaderMap,
-    bytes: Bytes,
+    BodyBytes(bytes): BodyBytes,
 ) -> ApiResult<impl IntoResponse> {
     let token = headers
         .get(header::AUTHORIZATION)
@@ -587,7 +618,11 @@ async fn act(
 }
 
 /// Plays a match between two built-in bots and returns its record and every position.
-async fn new_match(State(s): State<Shared>, headers: HeaderMap, bytes: Bytes) -> ApiResult<impl IntoResponse> {
+async fn new_match(
+    State(s): State<Shared>,
+    headers: HeaderMap,
+    BodyBytes(bytes): BodyBytes,
+) -> ApiResult<impl IntoResponse> {
     let req: NewMatch = body(&headers, &bytes)?;
     let kinds = [bot_kind("/white", &req.white)?, bot_kind("/black", &req.black)?];
     let start = draw_board(&s.rules, req.seed, req.n, "/n")?;
@@ -619,7 +654,11 @@ async fn new_match(State(s): State<Shared>, headers: HeaderMap, bytes: Bytes) ->
 
 /// Checks an uploaded match record (as `space replay` does) and returns its positions, up to the
 /// first action that is not legal.
-async fn replay(State(s): State<Shared>, headers: HeaderMap, bytes: Bytes) -> ApiResult<impl IntoResponse> {
+async fn replay(
+    State(s): State<Shared>,
+    headers: HeaderMap,
+    BodyBytes(bytes): BodyBytes,
+) -> ApiResult<impl IntoResponse> {
     let rec: MatchRecord = body(&headers, &bytes)?;
     if rec.format != record::FORMAT {
         return Err(ApiError::invalid("/format", format!("format '{}', expected '{}'", rec.format, record::FORMAT)));
@@ -671,6 +710,15 @@ async fn api_not_found(uri: axum::http::Uri) -> ApiError {
     ApiError::new(StatusCode::NOT_FOUND, "not_found", format!("no route {}", uri.path()), Some("path"))
 }
 
+async fn method_not_allowed(m: axum::http::Method, uri: axum::http::Uri) -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        format!("{m} is not allowed on {}", uri.path()),
+        Some("method"),
+    )
+}
+
 /// The battlefield's routes — `/api/v1/space/…` and the page at `/space/` — with their state,
 /// ready to serve alone or to merge into another server's router.
 pub fn router(rules: Rules, store: Option<GameStore>) -> Router {
@@ -688,39 +736,35 @@ pub fn router(rules: Rules, store: Option<GameStore>) -> Router {
         .route("/space/", get(|| async { ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], INDEX) }))
         .route("/space/app.js", get(|| async { ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], APP_JS) }))
         .route("/space/app.css", get(|| async { ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], APP_CSS) }))
+        .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(state)
 }
 
 /// `microfut space serve`: the battlefield alone, its games in `db`. Prints `listening on
 /// http://ADDR/space/`.
-pub fn serve(rules: Rules, bind: std::net::SocketAddr, db: &std::path::Path) -> Result<(), String> {
+pub fn serve(
+    rules: Rules,
+    bind: std::net::SocketAddr,
+    db: &std::path::Path,
+    limits: crate::server::Limits,
+) -> Result<(), String> {
     let store = GameStore::open(db).map_err(|e| e.to_string())?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
     rt.block_on(async move {
-        let listener =
-            tokio::net::TcpListener::bind(bind).await.map_err(|e| format!("cannot listen on {bind}: {e}"))?;
+        let listener = crate::server::bind(bind).map_err(|e| format!("cannot listen on {bind}: {e}"))?;
         let addr = listener.local_addr().map_err(|e| e.to_string())?;
         println!("listening on http://{addr}/space/  (games in {})", db.display());
         let app = router(rules, Some(store))
             .route("/", get(|| async { Redirect::temporary("/space/") }))
             .fallback(|uri: axum::http::Uri| async move { api_not_found(uri).await })
-            .method_not_allowed_fallback(|m: axum::http::Method, uri: axum::http::Uri| async move {
-                ApiError::new(
-                    StatusCode::METHOD_NOT_ALLOWED,
-                    "method_not_allowed",
-                    format!("{m} is not allowed on {}", uri.path()),
-                    Some("method"),
-                )
-            });
-        axum::serve(listener, app)
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
-            .await
-            .map_err(|e| format!("server: {e}"))
+            .method_not_allowed_fallback(method_not_allowed);
+        crate::server::serve(listener, app, limits, async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await
     })
 }

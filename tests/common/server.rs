@@ -21,14 +21,28 @@ impl Drop for Server {
 }
 
 pub fn start(args: &[&str], db: &std::path::Path) -> Server {
-    let mut child = Command::new(super::bin())
-        .args(args)
-        .args(["--bind", "127.0.0.1:0", "--db"])
-        .arg(db)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("the server starts");
+    start_with_open_files(args, db, None)
+}
+
+/// `start`, the server allowed at most `nofile` open files (soft and hard limit) when given.
+pub fn start_with_open_files(args: &[&str], db: &std::path::Path, nofile: Option<u64>) -> Server {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = Command::new(super::bin());
+    cmd.args(args).args(["--bind", "127.0.0.1:0", "--db"]).arg(db).stdout(Stdio::piped()).stderr(Stdio::inherit());
+    if let Some(n) = nofile {
+        let lim = libc::rlimit { rlim_cur: n, rlim_max: n };
+        // SAFETY: setrlimit is async-signal-safe and touches only this (forked) process.
+        unsafe {
+            cmd.pre_exec(move || {
+                if libc::setrlimit(libc::RLIMIT_NOFILE, &lim) == 0 {
+                    Ok(())
+                } else {
+                    Err(std::io::Error::last_os_error())
+                }
+            });
+        }
+    }
+    let mut child = cmd.spawn().expect("the server starts");
     let mut line = String::new();
     BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
     let addr = line
