@@ -300,6 +300,9 @@ fn every_answer_the_server_makes_on_its_own_is_the_json_error_body() {
         );
         assert_json_error(&exchange(&server.addr, head.as_bytes()), 413, "body_too_large", "body");
     }
+    let utf16 = "POST /api/v1/runs HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\
+                 Content-Type: application/json; charset=utf-16\r\nContent-Length: 2\r\n\r\n{}";
+    assert_json_error(&exchange(&microfut.addr, utf16.as_bytes()), 415, "unsupported_media_type", "Content-Type");
 }
 
 /// 404, 405, 414 (a long target, and one longer than hyper reads), 431, 400: each with the JSON

@@ -71,28 +71,17 @@ impl IntoResponse for ApiError {
 
 pub type ApiResult<T> = Result<T, ApiError>;
 
-/// The bytes of a JSON request body: `application/json`, at most [`BODY_LIMIT`] bytes (a larger
-/// `Content-Length` is refused before reading), arrived within the server's body timeout.
+/// The bytes of a JSON request body: `application/json` in UTF-8, at most [`BODY_LIMIT`] bytes,
+/// arrived within the server's body timeout.
 pub struct RawJson(pub axum::body::Bytes);
 
 impl<S: Send + Sync> FromRequest<S> for RawJson {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        let json = req
-            .headers()
-            .get(header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split(';').next())
-            .is_some_and(|m| m.trim().eq_ignore_ascii_case("application/json"));
-        if !json {
-            return Err(ApiError::new(
-                StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                "unsupported_media_type",
-                "the body must be JSON (Content-Type: application/json)",
-                Some("Content-Type"),
-            ));
-        }
+        crate::server::body::check_media_type(req.headers()).map_err(|m| {
+            ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type", m, Some("Content-Type"))
+        })?;
         crate::server::body::check_declared_length(req.headers(), BODY_LIMIT)
             .map_err(|m| ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "body_too_large", m, Some("body")))?;
         let bytes = axum::body::Bytes::from_request(req, state).await.map_err(|e| {
@@ -109,6 +98,8 @@ impl<S: Send + Sync> FromRequest<S> for RawJson {
                 ApiError::new(StatusCode::BAD_REQUEST, "unreadable_body", e.body_text(), Some("body"))
             }
         })?;
+        crate::server::body::check_encoding(&bytes)
+            .map_err(|m| ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_encoding", m, Some("body")))?;
         Ok(RawJson(bytes))
     }
 }
@@ -136,9 +127,12 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> ApiResult<T> {
             Some("body"),
         )
     })?;
+    if let Some(expected) = crate::server::body::expected_object::<T>(&value) {
+        return Err(ApiError::invalid("/", expected));
+    }
     serde_path_to_error::deserialize::<_, T>(value).map_err(|e| {
         let pointer = pointer_of(e.path());
-        ApiError::invalid(&pointer, e.inner().to_string())
+        ApiError::invalid(&pointer, crate::server::body::plain(&e.inner().to_string()))
     })
 }
 

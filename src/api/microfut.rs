@@ -110,6 +110,13 @@ async fn list_clubs(State(runs): State<AppRuns>) -> ApiResult<Json<Vec<ClubSumma
         (status = 422, description = "Invalid: the first problem's pointer is the field", body = ErrorBody)))]
 async fn upload_club(State(runs): State<AppRuns>, RawJson(body): RawJson) -> Response {
     let res = blocking(move || {
+        // A body that is not an object is told what a club file is, not serde's type name.
+        if !body.trim_ascii_start().starts_with(b"{")
+            && let Ok(value) = crate::catalog::from_json::<serde_json::Value>(&body)
+            && let Some(expected) = crate::server::body::expected_object::<crate::club::Club>(&value)
+        {
+            return Err(ApiError::invalid("/", format!("{expected} (a club file: schemas/club.schema.json)")));
+        }
         let (club, schema) = crate::sheet::read_document::<crate::club::Club>(&body, "club", "club.schema.json")
             .map_err(|e| match e {
                 crate::sheet::SheetFileError::Unreadable(problems) => {

@@ -106,25 +106,22 @@ impl<S: Send + Sync> axum::extract::FromRequest<S> for BodyBytes {
     }
 }
 
-/// A JSON body: `application/json`, read strictly (a key given twice is refused), every problem
-/// naming its JSON pointer.
+/// A JSON body: `application/json` in UTF-8, read strictly (a key given twice is refused), every
+/// problem naming its JSON pointer; a body of the wrong shape says what it must be.
 fn body<T: DeserializeOwned>(headers: &HeaderMap, bytes: &Bytes) -> ApiResult<T> {
-    let json = headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(';').next())
-        .is_some_and(|m| m.trim().eq_ignore_ascii_case("application/json"));
-    if !json {
-        return Err(ApiError::new(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "unsupported_media_type",
-            "the body must be application/json",
-            Some("content-type"),
-        ));
-    }
+    crate::server::body::check_media_type(headers).map_err(|m| {
+        ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type", m, Some("content-type"))
+    })?;
+    crate::server::body::check_encoding(bytes)
+        .map_err(|m| ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_encoding", m, Some("body")))?;
     let bytes = crate::catalog::strip_bom(bytes);
     if let Err(e) = crate::catalog::check_keys(bytes) {
         return Err(ApiError::invalid("", crate::catalog::describe_json_error(&e)));
+    }
+    if let Ok(value) = serde_json::from_slice::<Value>(bytes)
+        && let Some(expected) = crate::server::body::expected_object::<T>(&value)
+    {
+        return Err(ApiError::invalid("", expected));
     }
     let mut de = serde_json::Deserializer::from_slice(bytes);
     serde_path_to_error::deserialize(&mut de).map_err(|e| {
@@ -138,7 +135,7 @@ fn body<T: DeserializeOwned>(headers: &HeaderMap, bytes: &Bytes) -> ApiResult<T>
                 serde_path_to_error::Segment::Unknown => None,
             })
             .collect();
-        ApiError::invalid(&pointer, crate::catalog::describe_json_error(e.inner()))
+        ApiError::invalid(&pointer, crate::server::body::plain(&crate::catalog::describe_json_error(e.inner())))
     })
 }
 
