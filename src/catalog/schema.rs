@@ -72,9 +72,23 @@ pub fn validate(file: &str, schema: &str, doc: &Value, out: &mut Vec<Diagnostic>
     };
     let before = out.len();
     for e in v.iter_errors(doc) {
-        out.push(Diagnostic::new(file, pointer_of(&e), format!("schema: {e}")));
+        out.push(Diagnostic::new(file, pointer_of(&e), shortened(format!("schema: {e}"))));
     }
     out.len() == before
+}
+
+/// A schema message quotes the value it refuses: a pasted 200,000-character expression would
+/// make a line that long. Its start and its end (where the reason is) are kept.
+fn shortened(message: String) -> String {
+    const HEAD: usize = 160;
+    const TAIL: usize = 120;
+    let n = message.chars().count();
+    if n <= HEAD + TAIL + 40 {
+        return message;
+    }
+    let head: String = message.chars().take(HEAD).collect();
+    let tail: String = message.chars().skip(n - TAIL).collect();
+    format!("{head} … ({} characters left out) … {tail}", n - HEAD - TAIL)
 }
 
 /// Validates a document that must carry a specific schema.

@@ -4,6 +4,7 @@
 //! string, which is far too slow for the match loop. Lowering into this small tree lets the
 //! compiler resolve names to slots once and fold constants.
 
+use super::bounds::{self, MAX_DEPTH, MAX_TOKENS};
 use evalexpr::{Node, Operator, Value};
 use std::fmt;
 
@@ -54,25 +55,43 @@ pub enum ParseError {
     Empty,
     #[error("'{0}' is not allowed in content expressions (they are pure formulas)")]
     Unsupported(String),
+    #[error(
+        "expression has more than {MAX_TOKENS} tokens (names, numbers, operators, parentheses): split it into lets or a formula"
+    )]
+    TooLong,
+    #[error(
+        "expression is more than {MAX_DEPTH} levels deep (parentheses or calls nested that deep, or more than {MAX_DEPTH} operators in one chain such as a + b + c + …): split it into lets or a formula"
+    )]
+    TooDeep,
 }
 
+/// Parses a content expression. Its text is bounded first ([`bounds::measure`]): evalexpr's parser
+/// and everything after it recurse once per level.
 pub fn parse(text: &str) -> Result<Ast, ParseError> {
+    bounds::measure(text).map_err(|e| match e {
+        bounds::Exceeded::Tokens => ParseError::TooLong,
+        bounds::Exceeded::Depth => ParseError::TooDeep,
+    })?;
     let tree = evalexpr::build_operator_tree(text).map_err(|e| ParseError::Syntax(e.to_string()))?;
-    lower(&tree)
+    lower(&tree, 0)
 }
 
-fn lower(node: &Node) -> Result<Ast, ParseError> {
+/// Lowers one node at `depth` levels below the top; the scan bounds the depth already, this
+/// keeps the recursion bounded should evalexpr build a tree the scan did not foresee.
+fn lower(node: &Node, depth: usize) -> Result<Ast, ParseError> {
     let kids = node.children();
+    let level = || if depth >= MAX_DEPTH { Err(ParseError::TooDeep) } else { Ok(depth + 1) };
     let bin = |op: BinOp| -> Result<Ast, ParseError> {
+        let d = level()?;
         match kids {
-            [a, b] => Ok(Ast::Bin(op, Box::new(lower(a)?), Box::new(lower(b)?))),
+            [a, b] => Ok(Ast::Bin(op, Box::new(lower(a, d)?), Box::new(lower(b, d)?))),
             _ => Err(ParseError::Syntax(format!("operator {op:?} needs two operands"))),
         }
     };
     match node.operator() {
         Operator::RootNode => match kids {
             [] => Err(ParseError::Empty),
-            [only] => lower(only),
+            [only] => lower(only, depth),
             _ => Err(ParseError::Syntax("several expressions where one was expected".into())),
         },
         Operator::Add => bin(BinOp::Add),
@@ -90,11 +109,11 @@ fn lower(node: &Node) -> Result<Ast, ParseError> {
         Operator::And => bin(BinOp::And),
         Operator::Or => bin(BinOp::Or),
         Operator::Neg => match kids {
-            [a] => Ok(Ast::Neg(Box::new(lower(a)?))),
+            [a] => Ok(Ast::Neg(Box::new(lower(a, level()?)?))),
             _ => Err(ParseError::Syntax("negation needs one operand".into())),
         },
         Operator::Not => match kids {
-            [a] => Ok(Ast::Not(Box::new(lower(a)?))),
+            [a] => Ok(Ast::Not(Box::new(lower(a, level()?)?))),
             _ => Err(ParseError::Syntax("'!' needs one operand".into())),
         },
         Operator::Const { value } => match value {
@@ -105,9 +124,10 @@ fn lower(node: &Node) -> Result<Ast, ParseError> {
         },
         Operator::VariableIdentifierRead { identifier } => Ok(Ast::Var(identifier.clone())),
         Operator::FunctionIdentifier { identifier } => {
+            let d = level()?;
             let args = match kids {
                 [] => Vec::new(),
-                [arg] => arguments(arg)?,
+                [arg] => arguments(arg, d)?,
                 _ => {
                     return Err(ParseError::Syntax(format!("malformed call of {identifier}")));
                 }
@@ -131,12 +151,12 @@ fn lower(node: &Node) -> Result<Ast, ParseError> {
 
 /// A call's single child is either one expression or a tuple of them, possibly wrapped in a
 /// parenthesis root node.
-fn arguments(node: &Node) -> Result<Vec<Ast>, ParseError> {
+fn arguments(node: &Node, depth: usize) -> Result<Vec<Ast>, ParseError> {
     match node.operator() {
-        Operator::RootNode if node.children().len() == 1 => arguments(&node.children()[0]),
+        Operator::RootNode if node.children().len() == 1 => arguments(&node.children()[0], depth),
         Operator::RootNode if node.children().is_empty() => Ok(Vec::new()),
-        Operator::Tuple => node.children().iter().map(lower).collect(),
-        _ => Ok(vec![lower(node)?]),
+        Operator::Tuple => node.children().iter().map(|n| lower(n, depth)).collect(),
+        _ => Ok(vec![lower(node, depth)?]),
     }
 }
 
@@ -233,5 +253,34 @@ mod tests {
         assert!(matches!(parse("a; b"), Err(ParseError::Unsupported(_))));
         assert!(matches!(parse(""), Err(ParseError::Empty)));
         assert!(matches!(parse("(1 +"), Err(ParseError::Syntax(_))));
+    }
+
+    /// Each shape that overflowed the stack (issue 49) is an error, on a thread with a small
+    /// stack; so is anything just past the limits, and just inside them parses.
+    #[test]
+    fn bounds_expressions_before_anything_recurses() {
+        let small = std::thread::Builder::new().stack_size(256 * 1024);
+        small
+            .spawn(|| {
+                let sum = |n: usize| (0..n).map(|i| format!("x{i}")).collect::<Vec<_>>().join(" + ");
+                let nested = |n: usize| format!("{}1{}", "(".repeat(n), ")".repeat(n));
+                assert_eq!(parse(&format!("{}1", "-".repeat(20_000))), Err(ParseError::TooDeep));
+                assert_eq!(parse(&nested(100_000)), Err(ParseError::TooDeep));
+                assert_eq!(parse(&sum(200_000)), Err(ParseError::TooDeep));
+                let many = (0..1100).map(|i| format!("(x{i})")).collect::<Vec<_>>().join(", ");
+                assert_eq!(parse(&format!("max({many})")), Err(ParseError::TooLong));
+                assert_eq!(parse(&format!("{}1", "-".repeat(65))), Err(ParseError::TooDeep));
+                assert_eq!(parse(&sum(66)), Err(ParseError::TooDeep));
+                assert_eq!(parse(&"round ".repeat(70)), Err(ParseError::TooDeep));
+                assert!(parse(&format!("{}1", "-".repeat(64))).is_ok());
+                assert!(parse(&nested(64)).is_ok());
+                assert_eq!(parse(&sum(65)).unwrap().variables().len(), 65);
+                // Wide and shallow, up to the token limit.
+                let wide = (0..1000).map(|i| format!("x{i}")).collect::<Vec<_>>().join(", ");
+                assert!(parse(&format!("max({wide})")).is_ok());
+            })
+            .unwrap()
+            .join()
+            .unwrap();
     }
 }

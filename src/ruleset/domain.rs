@@ -186,7 +186,11 @@ fn evaluate(bound: &Bound, scope: &ParamScope, borrowed: bool) -> Result<Option<
     }
     let compiled = expr::compile(&ast, scope).map_err(|e| e.to_string())?;
     let v = compiled.eval(&Frame { inputs: &[], locals: &[] });
-    if v.is_finite() { Ok(Some(v)) } else { Err(format!("'{text}' is {v} with this revision's parameters")) }
+    if v.is_finite() {
+        Ok(Some(v))
+    } else {
+        Err(format!("'{}' is {v} with this revision's parameters", expr::excerpt(text)))
+    }
 }
 
 /// Checks every parameter's value against its domain. `docs` are the revision's params

@@ -95,6 +95,7 @@ fn formula(file: &str, pointer: &str, text: &str, out: &mut Vec<Diagnostic>) -> 
     match compiled {
         Ok(c) => Some(c),
         Err(e) => {
+            let text = expr::excerpt(text);
             out.push(Diagnostic::new(file, pointer, format!("'{text}': {e} (a field formula may read only n)")));
             None
         }
