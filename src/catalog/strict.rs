@@ -48,7 +48,12 @@ pub fn from_value_located<T: DeserializeOwned>(value: serde_json::Value, what: &
                 pointer = format!("{pointer}/{}", super::escape_token(&f));
                 "missing (a required field)".to_string()
             } else if let Some(f) = field("unknown field `") {
-                pointer = format!("{pointer}/{}", super::escape_token(&f));
+                // serde_path_to_error has the key in the path already when the map was read
+                // key by key: the pointer names the field once.
+                let token = format!("/{}", super::escape_token(&f));
+                if !pointer.ends_with(&token) {
+                    pointer.push_str(&token);
+                }
                 inner.split_once(", ").map_or("unknown field".to_string(), |(_, rest)| format!("unknown field, {rest}"))
             } else {
                 inner
@@ -180,5 +185,28 @@ mod tests {
         assert_eq!(v, serde_json::json!({"a": [1, 2.5, null, true, "s"]}));
         assert!(from_json::<serde_json::Value>(b"{\"a\": }").unwrap_err().to_string().contains("line 1"));
         assert!(from_json::<serde_json::Value>(b"{} x").is_err());
+    }
+
+    /// An unknown field is named once, at its own key, however deep (it was doubled,
+    /// `/zones/0/zz_extra/zz_extra`, for documents read as a whole into a typed struct).
+    #[test]
+    fn an_unknown_field_is_named_once() {
+        #[derive(Debug, serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        #[allow(dead_code)]
+        struct Inner {
+            a: u32,
+        }
+        #[derive(Debug, serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        #[allow(dead_code)]
+        struct Outer {
+            zones: Vec<Inner>,
+            x: Option<Inner>,
+        }
+        let at = |v: serde_json::Value| from_value_located::<Outer>(v, "a test").unwrap_err().pointer;
+        assert_eq!(at(serde_json::json!({"zones": [{"a": 1, "zz": 2}]})), "/zones/0/zz");
+        assert_eq!(at(serde_json::json!({"zones": [], "zz": 1})), "/zz");
+        assert_eq!(at(serde_json::json!({"zones": [], "x": {"a": 1, "x": 2}})), "/x/x");
     }
 }

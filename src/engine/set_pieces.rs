@@ -15,7 +15,7 @@
 //! and markers go there during the dead time), and a wall is the defenders nearest the line to
 //! goal, standing at the restart distance. Revisions without the document play 0.5's restarts.
 
-use super::content::{BY, ContentError};
+use super::content::{self, ContentError};
 use super::geometry::V2;
 use super::state::RestartKind;
 use crate::catalog::{Diagnostic, Labels, declared_schema};
@@ -219,63 +219,72 @@ pub fn resolve(rs: &Ruleset) -> Result<Option<SetPieces>, ContentError> {
         ContentError::Invalid(vec![Diagnostic::new(file.clone(), e.pointer, message)])
     })?;
     let invalid = |at: &str, why: String| ContentError::Invalid(vec![Diagnostic::new(file.clone(), at, why)]);
-    let mut missing = Vec::new();
-    let mut action = |id: &str, at: &str| -> Result<usize, ContentError> {
-        match rs.need_pipeline(id, BY) {
-            Ok(i) if rs.pipelines[i].kind == PipelineKind::Action => Ok(i),
-            Ok(_) => Err(invalid(at, format!("pipeline '{id}' must be an action pipeline (rolled against the dice)"))),
-            Err(m) => {
-                missing.push(m);
-                Ok(0)
+    // Every name the document gives, checked where it is written; all reported together.
+    let mut problems = Vec::new();
+    let mut action = |id: &str, at: &str| -> usize {
+        match content::named_pipeline(rs, &file, at, id) {
+            Ok(i) if rs.pipelines[i].kind == PipelineKind::Action => i,
+            Ok(_) => {
+                let why = format!("pipeline '{id}' must be an action pipeline (rolled against the dice)");
+                problems.push(Diagnostic::new(file.clone(), at, why));
+                0
+            }
+            Err(d) => {
+                problems.push(d);
+                0
             }
         }
     };
-    let penalty_shot = action(&doc.penalty.shot, "/penalty/shot")?;
-    let penalty_save = action(&doc.penalty.save, "/penalty/save")?;
-    let corner_delivery = action(&doc.corner.delivery, "/corner/delivery")?;
-    let fk_shot = action(&doc.free_kick.shot, "/free_kick/shot")?;
-    let fk_delivery = action(&doc.free_kick.delivery, "/free_kick/delivery")?;
-    let throw = action(&doc.throw_in.pipeline, "/throw_in/pipeline")?;
-    let goal_kick = action(&doc.goal_kick.pipeline, "/goal_kick/pipeline")?;
-    let mut taker = |t: &TakerDoc, at: &str| -> Result<Taker, ContentError> {
+    let penalty_shot = action(&doc.penalty.shot, "/penalty/shot");
+    let penalty_save = action(&doc.penalty.save, "/penalty/save");
+    let corner_delivery = action(&doc.corner.delivery, "/corner/delivery");
+    let fk_shot = action(&doc.free_kick.shot, "/free_kick/shot");
+    let fk_delivery = action(&doc.free_kick.delivery, "/free_kick/delivery");
+    let throw = action(&doc.throw_in.pipeline, "/throw_in/pipeline");
+    let goal_kick = action(&doc.goal_kick.pipeline, "/goal_kick/pipeline");
+    let mut taker = |t: &TakerDoc, at: &str| -> Taker {
         match (&t.rank, t.nearest) {
-            (Some(id), false) => match rs.need_pipeline(id, BY) {
-                Ok(i) if rs.pipelines[i].kind == PipelineKind::Derived => Ok(Taker::Rank(i)),
-                Ok(_) => Err(invalid(at, format!("pipeline '{id}' must be a derived value (it ranks players)"))),
-                Err(m) => {
-                    missing.push(m);
-                    Ok(Taker::Nearest)
+            (Some(id), false) => {
+                let at = format!("{at}/rank");
+                match content::named_pipeline(rs, &file, &at, id) {
+                    Ok(i) if rs.pipelines[i].kind == PipelineKind::Derived => Taker::Rank(i),
+                    Ok(_) => {
+                        let why = format!("pipeline '{id}' must be a derived value (it ranks players)");
+                        problems.push(Diagnostic::new(file.clone(), at, why));
+                        Taker::Nearest
+                    }
+                    Err(d) => {
+                        problems.push(d);
+                        Taker::Nearest
+                    }
                 }
-            },
-            (None, true) => Ok(Taker::Nearest),
-            _ => Err(invalid(
-                at,
-                "a taker is either ranked by a derived pipeline (rank) or the nearest player (nearest: true)".into(),
-            )),
+            }
+            (None, true) => Taker::Nearest,
+            _ => {
+                problems.push(Diagnostic::new(
+                    file.clone(),
+                    at,
+                    "a taker is either ranked by a derived pipeline (rank) or the nearest player (nearest: true)",
+                ));
+                Taker::Nearest
+            }
         }
     };
     let takers = [
-        taker(&doc.takers.penalty, "/takers/penalty")?,
-        taker(&doc.takers.corner, "/takers/corner")?,
-        taker(&doc.takers.free_kick, "/takers/free_kick")?,
-        taker(&doc.takers.throw_in, "/takers/throw_in")?,
+        taker(&doc.takers.penalty, "/takers/penalty"),
+        taker(&doc.takers.corner, "/takers/corner"),
+        taker(&doc.takers.free_kick, "/takers/free_kick"),
+        taker(&doc.takers.throw_in, "/takers/throw_in"),
     ];
-    let wall = match rs.need_range_table(&doc.free_kick.wall, BY) {
-        Ok(t) => Some(t),
-        Err(m) => {
-            missing.push(m);
-            None
-        }
-    };
-    let aim_slot = match rs.need_var(&doc.aim_variable, BY) {
-        Ok(v) => v,
-        Err(m) => {
-            missing.push(m);
-            0
-        }
-    };
-    if !missing.is_empty() {
-        return Err(ContentError::Missing(missing));
+    let wall = content::named_range_table(rs, &file, "/free_kick/wall", &doc.free_kick.wall)
+        .map_err(|d| problems.push(d))
+        .ok();
+    let aim_slot = content::named_var(rs, &file, "/aim_variable", &doc.aim_variable).unwrap_or_else(|d| {
+        problems.push(d);
+        0
+    });
+    if !problems.is_empty() {
+        return Err(ContentError::Invalid(problems));
     }
     if doc.zones.is_empty() {
         return Err(invalid("/zones", "at least one delivery zone is needed".into()));

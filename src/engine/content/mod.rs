@@ -353,6 +353,45 @@ fn doc<T: for<'de> Deserialize<'de>>(
     Ok((rev.file(name), parsed))
 }
 
+/// A name content writes for something the revision must declare (a pipeline, a table, a
+/// variable), refused where it is written — not where such things are declared — with the
+/// closest declared name.
+pub(crate) fn misnamed(file: &str, pointer: &str, what: &str, id: &str, known: Vec<String>) -> Diagnostic {
+    let close = known
+        .into_iter()
+        .map(|k| (strsim::damerau_levenshtein(id, &k), k))
+        .filter(|(d, k)| *d <= 2.max(k.len() / 4))
+        .min()
+        .map(|(_, k)| format!(" (did you mean '{k}'?)"))
+        .unwrap_or_default();
+    let id = crate::catalog::printable(id);
+    Diagnostic::new(file, pointer, format!("names {what} '{id}', which this revision does not declare{close}"))
+}
+
+/// The pipeline a document names at `pointer`.
+pub(crate) fn named_pipeline(rs: &Ruleset, file: &str, pointer: &str, id: &str) -> Result<usize, Diagnostic> {
+    rs.pipeline_index(id)
+        .ok_or_else(|| misnamed(file, pointer, "pipeline", id, rs.pipelines.iter().map(|p| p.id.clone()).collect()))
+}
+
+/// The range table a document names at `pointer`.
+pub(crate) fn named_range_table(
+    rs: &Ruleset,
+    file: &str,
+    pointer: &str,
+    id: &str,
+) -> Result<Arc<RangeTable>, Diagnostic> {
+    rs.table(id).and_then(|t| t.range().cloned()).ok_or_else(|| {
+        let known = rs.tables.iter().filter(|t| t.range().is_some()).map(|t| t.id.clone()).collect();
+        misnamed(file, pointer, "range table", id, known)
+    })
+}
+
+/// The vocabulary variable a document names at `pointer`.
+pub(crate) fn named_var(rs: &Ruleset, file: &str, pointer: &str, id: &str) -> Result<usize, Diagnostic> {
+    rs.var(id).ok_or_else(|| misnamed(file, pointer, "variable", id, rs.vars.iter().map(|v| v.id.clone()).collect()))
+}
+
 /// Records a missing name and goes on with a stand-in, so that every missing name is found in
 /// one pass (the stand-ins are never used: `Rules::new` stops before it reads them).
 fn noted<T>(missing: &std::cell::RefCell<Vec<Missing>>, found: Result<T, Missing>, stand_in: T) -> T {
@@ -483,8 +522,15 @@ impl Rules {
             crate::sheet::Roles::from_revision(&r.revision).map_err(ContentError::Invalid)?.ok_or_else(|| {
                 ContentError::NoDocument { revision: r.label(), what: "playing roles", schema: "roles.schema.json" }
             })?;
-        let optional =
-            |id: &Option<String>| -> Result<Option<usize>, ContentError> { id.as_ref().map(|id| p(id)).transpose() };
+        // Names written in the NPC document: a wrong one is that document's problem, at its key.
+        let misnamed = std::cell::RefCell::new(Vec::new());
+        let named = |pointer: &str, id: &str| -> usize {
+            named_pipeline(r, &npc_file, pointer, id).unwrap_or_else(|d| {
+                misnamed.borrow_mut().push(d);
+                0
+            })
+        };
+        let optional = |pointer: &str, id: &Option<String>| id.as_ref().map(|id| named(pointer, id));
         let pipes = Pipes {
             control: p("control")?,
             pass: p("pass")?,
@@ -506,11 +552,11 @@ impl Rules {
             movement_range: p("movement_range")?,
             stamina_cost: p("stamina_cost")?,
             stamina_recovery: p("stamina_recovery")?,
-            opportunity: p(&ndoc.maps.opportunity)?,
-            danger: p(&ndoc.maps.danger)?,
-            adapt_risk_tolerance: optional(&ndoc.adaptation.risk_tolerance)?,
-            adapt_security: optional(&ndoc.adaptation.security)?,
-            adapt_verticality: optional(&ndoc.adaptation.verticality)?,
+            opportunity: named("/maps/opportunity", &ndoc.maps.opportunity),
+            danger: named("/maps/danger", &ndoc.maps.danger),
+            adapt_risk_tolerance: optional("/adaptation/risk_tolerance", &ndoc.adaptation.risk_tolerance),
+            adapt_security: optional("/adaptation/security", &ndoc.adaptation.security),
+            adapt_verticality: optional("/adaptation/verticality", &ndoc.adaptation.verticality),
         };
         let slots = Slots {
             distance: v("distance")?,
@@ -567,11 +613,24 @@ impl Rules {
         for id in RANGE_TABLES {
             noted(&missing, r.need_range_table(id, BY).map(|_| ()), ());
         }
-        // Every name looked up: report all the missing ones together.
+        // Every name looked up: report all the missing ones together, each name the NPC
+        // document gives where it is written and each the engine itself needs where it belongs.
+        // The set pieces' names are checked here too, so a revision with several wrong names
+        // hears of all of them at once.
         let missing = missing.into_inner();
+        let mut misnamed = misnamed.into_inner();
+        let set_pieces = super::set_pieces::resolve(r);
+        if !misnamed.is_empty() || (!missing.is_empty() && set_pieces.is_err()) {
+            if let Err(e) = set_pieces {
+                misnamed.extend(located(r, e));
+            }
+            misnamed.extend(missing.iter().map(|m| r.locate(m)));
+            return Err(ContentError::Invalid(misnamed));
+        }
         if !missing.is_empty() {
             return Err(ContentError::Missing(missing));
         }
+        let set_pieces = set_pieces?;
         let pace_var = &r.vars[slots.pace];
         let pace = |name: &str| {
             pace_var.values.get(name).copied().ok_or_else(|| {
@@ -917,7 +976,6 @@ impl Rules {
         };
         let plan = |slot: usize| rs.table_bounds[slot].as_deref().and_then(AnglePlan::new);
         let (orientation_plan, direction_change_plan) = (plan(slots.orientation), plan(slots.direction_change));
-        let set_pieces = super::set_pieces::resolve(r)?;
         let legacy_penalty_skill = match set_pieces {
             Some(_) => None,
             None => Some(
