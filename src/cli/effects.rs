@@ -11,7 +11,7 @@ use crate::effects::{
     self, Actor, Distribution, Effect, EffectKind, Override, Policy, Run, Selector, TargetKind, What, World, autopilot,
 };
 use serde_json::{Value, json};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -203,12 +203,17 @@ fn resolve(content: Option<&Path>, args: ResolveArgs) -> CliResult {
     }
     let amount = amount.ok_or_else(|| CliError::input("--set base=N: the effect's amount is needed"))?;
     let overrides = args.overrides.iter().map(|o| parse_override(o)).collect::<Result<Vec<_>, _>>()?;
+    let tags: Vec<String> = args.tags.iter().map(|t| t.trim().to_string()).filter(|t| !t.is_empty()).collect();
+    for t in &tags {
+        declared(&world, "--tags", "tag", t, &world.tags)?;
+    }
+    declared(&world, "--channel", "channel", &args.channel, &world.channels)?;
     let effect = Effect {
         id: "effect".into(),
         kind: EffectKind::Amount,
         target: TargetKind::Enemy,
         channel: args.channel.clone(),
-        tags: args.tags.iter().map(|t| t.trim().to_string()).filter(|t| !t.is_empty()).collect(),
+        tags,
         amount,
         resource: Some(world.life.clone()),
         op: crate::effects::AmountOp::Subtract,
@@ -226,9 +231,46 @@ fn resolve(content: Option<&Path>, args: ResolveArgs) -> CliResult {
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&report).expect("serializes"));
     } else {
-        out!("{}", table(&world, policy, &d, args.lang));
+        out!("{}", table(&world, policy, &effect, &d, args.lang));
     }
     Ok(())
+}
+
+/// A tag or channel the revision writes somewhere; any other is a typo, refused with the
+/// closest declared name rather than resolved as an effect no rule selects.
+fn declared(world: &World, option: &str, what: &str, name: &str, known: &BTreeSet<String>) -> Result<(), CliError> {
+    if known.contains(name) {
+        return Ok(());
+    }
+    let close = known
+        .iter()
+        .map(|k| (strsim::damerau_levenshtein(name, k), k))
+        .filter(|(d, k)| *d <= 2.max(k.len() / 4))
+        .min()
+        .map(|(_, k)| format!(" (did you mean '{k}'?)"))
+        .unwrap_or_default();
+    let all: Vec<&str> = known.iter().map(String::as_str).collect();
+    Err(CliError::input(format!(
+        "{option} {shown}: {} declares no {what} '{shown}'{close}; its {what}s: {}",
+        world.revision_label(),
+        all.join(", "),
+        shown = crate::catalog::printable(name),
+    )))
+}
+
+/// What to say when no rule of the policy selects the effect: it then applies the amount as
+/// written, which a typo in a selector would make silently.
+fn unselected(policy: &Policy, effect: &Effect, d: &Distribution) -> Option<String> {
+    if d.diagnostic.rule.is_some() {
+        return None;
+    }
+    Some(format!(
+        "no rule of policy {} selects an effect tagged [{}] on channel {}: its authored amount {} applies unchanged (no critical, armor or block)",
+        policy.id,
+        effect.tags.join(", "),
+        effect.channel,
+        trim(effect.amount)
+    ))
 }
 
 /// The JSON of one effect's resolution: outcomes, every stage per branch, settlements, the
@@ -288,6 +330,7 @@ pub fn report(world: &World, policy: &Policy, effect: &Effect, d: &Distribution)
         "stages": stages,
         "settlements": settlements,
         "resolutionPolicy": d.diagnostic,
+        "warnings": unselected(policy, effect, d).into_iter().collect::<Vec<_>>(),
     })
 }
 
@@ -295,7 +338,7 @@ fn percent(p: f64) -> String {
     format!("{} %", trim(p * 100.0))
 }
 
-fn table(world: &World, policy: &Policy, d: &Distribution, lang: Lang) -> String {
+fn table(world: &World, policy: &Policy, effect: &Effect, d: &Distribution, lang: Lang) -> String {
     let rs = &world.rs;
     let pt = lang == Lang::PtBr;
     let mut out =
@@ -307,11 +350,14 @@ fn table(world: &World, policy: &Policy, d: &Distribution, lang: Lang) -> String
             if pt { "regra" } else { "rule" },
             diag.pipeline.as_deref().unwrap_or("-")
         )),
-        None => out.push_str(if pt {
-            "  nenhuma regra seleciona o efeito: vale a quantidade autorada\n"
-        } else {
-            "  no rule selects the effect: it applies its authored amount\n"
-        }),
+        None if pt => out.push_str(&format!(
+            "  aviso: nenhuma regra da política {} seleciona um efeito com as tags [{}] no canal {}: vale a quantidade autorada {}, sem crítico, Armor nem Block\n",
+            policy.id,
+            effect.tags.join(", "),
+            effect.channel,
+            trim(effect.amount)
+        )),
+        None => out.push_str(&format!("  warning: {}\n", unselected(policy, effect, d).unwrap_or_default())),
     }
     if let Some(t) = d.tiers {
         out.push_str(&if pt {

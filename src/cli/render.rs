@@ -15,7 +15,10 @@ pub fn signed(x: f64) -> String {
 }
 
 pub fn trim(x: f64) -> String {
-    if x.fract() == 0.0 {
+    if !x.is_finite() || x.abs() >= 1e15 {
+        // Beyond what an i64 holds exactly (a cast would saturate: 9223372036854775807).
+        format!("{x:e}")
+    } else if x.fract() == 0.0 {
         format!("{}", x as i64)
     } else {
         let s = format!("{x:.3}");

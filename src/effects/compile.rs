@@ -142,6 +142,16 @@ pub fn compile(rev: &Revision) -> Result<World, Vec<Diagnostic>> {
     let hero = hero(&mut cx, &world_file, &world, &attributes, &cards, &relics);
     let encounters = encounters(&mut cx, &world_file, &world, &attributes, &enemies);
     let journeys = journeys(&mut cx, &world_file, &world, &encounters, &cards, &relics);
+    for (i, p) in policies.policies.iter().enumerate() {
+        if let Some(j) = policies.policies[..i].iter().position(|o| o.id == p.id) {
+            // A mode names its policy by id: two of one id would leave it ambiguous.
+            cx.error(
+                &policies_file,
+                format!("/policies/{i}/id"),
+                format!("policy '{}' declared twice (also /policies/{j}): a mode selects a policy by its id", p.id),
+            );
+        }
+    }
     let (policies, complete): (Vec<Policy>, Vec<bool>) = policies
         .policies
         .iter()
@@ -155,7 +165,10 @@ pub fn compile(rev: &Revision) -> Result<World, Vec<Diagnostic>> {
         return Err(finish(cx.out));
     }
     drop(cx);
+    let (tags, channels) = vocabulary_of_effects(&policies, &cards, &enemies, &statuses);
     Ok(World {
+        tags,
+        channels,
         rs: Arc::new(rs),
         label: world.label.clone(),
         life: world.life_attribute.clone(),
@@ -172,6 +185,49 @@ pub fn compile(rev: &Revision) -> Result<World, Vec<Diagnostic>> {
         modes,
         autopilot: world.autopilot,
     })
+}
+
+/// Every tag and every channel the revision writes anywhere: in the policies' selectors and
+/// bypasses, on effects of cards, abilities and status ticks, in overrides. A name outside them
+/// is a typo, not a tag no rule happens to select.
+fn vocabulary_of_effects(
+    policies: &[Policy],
+    cards: &BTreeMap<String, Card>,
+    enemies: &BTreeMap<String, Enemy>,
+    statuses: &BTreeMap<String, Status>,
+) -> (BTreeSet<String>, BTreeSet<String>) {
+    let (mut tags, mut channels) = (BTreeSet::new(), BTreeSet::new());
+    let mut selectors: Vec<&Selector> = Vec::new();
+    for p in policies {
+        for r in &p.rules {
+            selectors.push(&r.selector);
+            tags.extend(r.armor_bypass_tag.iter().chain(&r.block_bypass_tag).cloned());
+        }
+        tags.extend(p.bypasses.iter().map(|b| b.tag.clone()));
+    }
+    let mut effects: Vec<&Effect> = statuses.values().filter_map(|s| s.tick.as_ref()).collect();
+    let mut overrides: Vec<&Override> = Vec::new();
+    for c in cards.values() {
+        effects.extend(&c.effects);
+        overrides.extend(c.components.iter().chain(c.upgrades.values().flat_map(|u| &u.components)));
+    }
+    for a in enemies.values().flat_map(|e| &e.script) {
+        effects.extend(&a.effects);
+        overrides.extend(&a.components);
+    }
+    for e in effects {
+        tags.extend(e.tags.iter().cloned());
+        if !e.channel.is_empty() {
+            channels.insert(e.channel.clone());
+        }
+        overrides.extend(&e.overrides);
+    }
+    selectors.extend(overrides.iter().map(|o| &o.selector));
+    for sel in selectors {
+        tags.extend(sel.required_tags.iter().chain(&sel.excluded_tags).cloned());
+        channels.extend(sel.channels.iter().chain(&sel.excluded_channels).cloned());
+    }
+    (tags, channels)
 }
 
 fn finish(mut out: Vec<Diagnostic>) -> Vec<Diagnostic> {
@@ -718,6 +774,22 @@ fn policy(
             && let Some(other) = by_input.insert(slot, b.id.clone())
         {
             cx.error(file, format!("{bp}/input"), format!("binding '{other}' already fills '{}'", cx.rs.vars[slot].id));
+        }
+        // The default is read whenever an actor lacks the attribute: it must be in the domain
+        // every value the binding reads is held to.
+        if let Some(slot) = input {
+            let var = &cx.rs.vars[slot];
+            let v = b.default * b.scale;
+            if !(v >= var.min && v <= var.max) {
+                cx.error(
+                    file,
+                    format!("{bp}/default"),
+                    format!(
+                        "the default {} (×{} = {v}) is outside the scale of '{}', [{}, {}] ({}/scale)",
+                        b.default, b.scale, var.id, var.min, var.max, var.source
+                    ),
+                );
+            }
         }
         bindings.push(Binding {
             id: b.id.clone(),

@@ -405,6 +405,10 @@ pub struct Mode {
 /// A compiled effects revision.
 pub struct World {
     pub rs: Arc<Ruleset>,
+    /// Every tag and every channel the revision writes anywhere (selectors, bypasses, effects,
+    /// overrides): what a command line may name.
+    pub tags: std::collections::BTreeSet<String>,
+    pub channels: std::collections::BTreeSet<String>,
     pub label: Labels,
     pub life: String,
     /// The resource card costs are paid from.

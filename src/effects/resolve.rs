@@ -240,8 +240,61 @@ pub struct Tiers {
 pub enum ResolveError {
     #[error(transparent)]
     Adapt(#[from] AdaptError),
-    #[error("formula {formula} gives {tiers} tiers for a chance of {chance}: tiers must be a finite number ≥ 0")]
+    #[error("formula {formula} gives {} tiers for a chance of {}: tiers must be a finite number ≥ 0", shown(*.tiers), shown(*.chance))]
     BadTiers { formula: String, chance: f64, tiers: f64 },
+    /// More tiers than the critical input's scale (or the engine's count) allows.
+    #[error("formula {formula} gives {} tiers for a chance of {}, more than {max}: {why}", shown(*.tiers), shown(*.chance))]
+    TooManyTiers { formula: String, chance: f64, tiers: f64, max: f64, why: String },
+    /// A value the policy reads, outside the domain its content declares for it.
+    #[error("{what} = {} is outside the policy's domain, {scale} ({source_at}): {how}", shown(*.value))]
+    OutOfDomain { what: String, value: f64, scale: String, source_at: String, how: String },
+    /// A part of the pipeline gave NaN or an infinity.
+    #[error(
+        "pipeline '{pipeline}': {part} ({source_at}) is not a finite number at {}{}",
+        .inputs.join(", "),
+        if .formulas.is_empty() { String::new() } else { format!("; it calls {}", .formulas.join("; ")) }
+    )]
+    NonFinite { pipeline: String, part: String, source_at: String, inputs: Vec<String>, formulas: Vec<String> },
+    /// An amount below zero: the effect's op (subtract or add) carries the sign, so a negative
+    /// amount would turn damage into healing.
+    #[error(
+        "pipeline '{pipeline}' gives {} at {}: an effect's amount is at least 0 (its op, subtract or add, says which way it goes)",
+        shown(*.amount),
+        .inputs.join(", ")
+    )]
+    NegativeAmount { pipeline: String, amount: f64, inputs: Vec<String> },
+}
+
+/// The most tiers one impact counts: an engine capacity (a tier is a `u32`), not a rule —
+/// content bounds them far below through the critical input's scale.
+const MAX_TIERS: f64 = (u32::MAX - 1) as f64;
+
+/// A number as a message shows it: `1e308`, not three hundred digits.
+pub fn shown(x: f64) -> String {
+    if x != 0.0 && (x.abs() >= 1e9 || x.abs() < 1e-6) { format!("{x:e}") } else { format!("{x}") }
+}
+
+/// A vocabulary variable's scale in words, and the `file#pointer` that declares it.
+fn scale_of(rs: &Ruleset, slot: usize) -> (String, String) {
+    let v = &rs.vars[slot];
+    let words = match (v.min.is_finite(), v.max.is_finite()) {
+        (true, true) => format!("{} to {}", v.min, v.max),
+        (true, false) => format!("at least {}", v.min),
+        (false, true) => format!("at most {}", v.max),
+        (false, false) => "any finite number".to_string(),
+    };
+    (words, format!("{}/scale", v.source))
+}
+
+/// Whether `x` lies in a variable's declared scale (and is whole when the variable is).
+fn within(rs: &Ruleset, slot: usize, x: f64) -> bool {
+    let v = &rs.vars[slot];
+    x.is_finite() && x >= v.min && x <= v.max && (!v.integer || x.fract() == 0.0)
+}
+
+/// Every input a pipeline reads, with its value: what a message about the pipeline shows.
+fn shown_inputs(rs: &Ruleset, pipeline: &Pipeline, inputs: &Inputs) -> Vec<String> {
+    pipeline.inputs.iter().map(|&s| format!("{} = {}", rs.vars[s].id, shown(inputs.get(s)))).collect()
 }
 
 /// One branch of an impact's distribution: a critical tier and its exact amount.
@@ -340,12 +393,54 @@ impl Policy {
         effective * b.scale
     }
 
+    /// [`Policy::binding_value`], refused when it leaves the domain content declares for it:
+    /// the scale of the variable the binding fills (a binding that fills none is refused only
+    /// when it is not a finite number).
+    pub fn checked_binding(
+        &self,
+        rs: &Ruleset,
+        binding: usize,
+        actor: &Actor,
+        tags: &[String],
+    ) -> Result<f64, ResolveError> {
+        let v = self.binding_value(rs, binding, actor, tags);
+        let b = &self.bindings[binding];
+        let how = format!(
+            "binding {} reads it from the {} of '{}' (×{}, {})",
+            b.id, b.attribute, actor.id, b.scale, b.source
+        );
+        match b.input {
+            Some(slot) if !within(rs, slot, v) => {
+                let (scale, source_at) = scale_of(rs, slot);
+                Err(ResolveError::OutOfDomain { what: rs.vars[slot].id.clone(), value: v, scale, source_at, how })
+            }
+            None if !v.is_finite() => Err(ResolveError::OutOfDomain {
+                what: b.attribute.clone(),
+                value: v,
+                scale: "any finite number".into(),
+                source_at: b.source.clone(),
+                how,
+            }),
+            _ => Ok(v),
+        }
+    }
+
     /// The source's critical tiers, computed without a roll; `None` when the policy has no
-    /// critical model.
+    /// critical model. Refused when the chance leaves its domain, or the tiers leave the
+    /// critical input's scale of the rule that would read them (`tier_input`).
     pub fn tiers(&self, rs: &Ruleset, source: &Actor) -> Result<Option<Tiers>, ResolveError> {
+        self.tiers_for(rs, source, None)
+    }
+
+    fn tiers_for(
+        &self,
+        rs: &Ruleset,
+        source: &Actor,
+        tier_input: Option<usize>,
+    ) -> Result<Option<Tiers>, ResolveError> {
         let Some(c) = &self.critical else { return Ok(None) };
-        let chance = self.binding_value(rs, c.chance, source, &[]);
-        let bonus_input = self.binding_value(rs, c.bonus, source, &[]);
+        let chance = self.checked_binding(rs, c.chance, source, &[])?;
+        let bonus_input = self.checked_binding(rs, c.bonus, source, &[])?;
         let scale = self.bindings[c.bonus].scale;
         let formula = rs.formula(&c.formula).expect("checked when the policy compiled");
         let t = formula.call(&[chance]);
@@ -356,6 +451,25 @@ impl Policy {
         let next_chance = (t - guaranteed).clamp(0.0, 1.0);
         // A fraction within rounding noise of zero is zero: no roll is made for it.
         let next_chance = if next_chance < crate::expr::DECIMAL_TOLERANCE { 0.0 } else { next_chance };
+        // The most tiers an impact can roll must be a value the rule's critical input takes.
+        let most = guaranteed + if next_chance > 0.0 { 1.0 } else { 0.0 };
+        let declared = tier_input.map(|slot| (slot, rs.vars[slot].max)).filter(|(_, max)| *max < MAX_TIERS);
+        let too_many = |max: f64, why: String| ResolveError::TooManyTiers {
+            formula: c.formula.clone(),
+            chance,
+            tiers: most,
+            max,
+            why,
+        };
+        if let Some((slot, max)) = declared
+            && most > max
+        {
+            let (words, at) = scale_of(rs, slot);
+            return Err(too_many(max, format!("the critical input {}'s scale is {words} ({at})", rs.vars[slot].id)));
+        }
+        if most > MAX_TIERS {
+            return Err(too_many(MAX_TIERS, "the most tiers the engine counts in one impact".into()));
+        }
         Ok(Some(Tiers {
             chance,
             guaranteed: guaranteed as u32,
@@ -365,17 +479,59 @@ impl Policy {
         }))
     }
 
-    /// The pipeline inputs of one impact, every binding read from its side.
-    fn impact_inputs(&self, rs: &Ruleset, adapted: &Adapted, source: &Actor, target: &Actor) -> Inputs {
+    /// The pipeline inputs of one impact, every binding read from its side; refused when the
+    /// effect's amount or a binding's value leaves the scale its variable declares.
+    fn impact_inputs(
+        &self,
+        rs: &Ruleset,
+        adapted: &Adapted,
+        source: &Actor,
+        target: &Actor,
+    ) -> Result<Inputs, ResolveError> {
         let mut inputs = rs.inputs();
-        inputs.set(self.amount_input, adapted.effect.amount);
+        let amount = adapted.effect.amount;
+        if !within(rs, self.amount_input, amount) {
+            let (scale, source_at) = scale_of(rs, self.amount_input);
+            return Err(ResolveError::OutOfDomain {
+                what: rs.vars[self.amount_input].id.clone(),
+                value: amount,
+                scale,
+                source_at,
+                how: format!("the amount of effect '{}' ({})", adapted.effect.id, adapted.effect.source),
+            });
+        }
+        inputs.set(self.amount_input, amount);
         for (i, b) in self.bindings.iter().enumerate() {
             if let Some(slot) = b.input {
                 let actor = if b.side == Side::Source { source } else { target };
-                inputs.set(slot, self.binding_value(rs, i, actor, &adapted.effect.tags));
+                inputs.set(slot, self.checked_binding(rs, i, actor, &adapted.effect.tags)?);
             }
         }
-        inputs
+        Ok(inputs)
+    }
+
+    /// One evaluation of the adapted pipeline, refused when a part of it is not a finite number
+    /// or the amount is negative.
+    fn evaluate(&self, rs: &Ruleset, pipeline: &Pipeline, inputs: &Inputs) -> Result<(f64, Vec<Entry>), ResolveError> {
+        let mut trace = Vec::new();
+        let r = pipeline.resolve_traced(inputs, &mut trace);
+        if let Some(f) = pipeline.fault(&r) {
+            return Err(ResolveError::NonFinite {
+                pipeline: f.pipeline,
+                part: f.part,
+                inputs: shown_inputs(rs, pipeline, inputs),
+                formulas: rs.formulas_at(&f.source_at).iter().map(|f| f.describe()).collect(),
+                source_at: f.source_at,
+            });
+        }
+        if r.value < 0.0 {
+            return Err(ResolveError::NegativeAmount {
+                pipeline: pipeline.id.clone(),
+                amount: r.value,
+                inputs: shown_inputs(rs, pipeline, inputs),
+            });
+        }
+        Ok((r.value, trace))
     }
 
     /// What each settlement consumes, from a trace: the reduction its stage made.
@@ -420,8 +576,8 @@ impl Policy {
             });
         };
         let pipeline = &rs.pipelines[p];
-        let mut inputs = self.impact_inputs(rs, adapted, source, target);
-        let tiers = if adapted.critical { self.tiers(rs, source)? } else { None };
+        let mut inputs = self.impact_inputs(rs, adapted, source, target)?;
+        let tiers = if adapted.critical { self.tiers_for(rs, source, rule.critical_input)? } else { None };
         let mut levels: Vec<(u32, f64)> = match tiers {
             Some(t) if t.next_chance > 0.0 => {
                 vec![(t.guaranteed, 1.0 - t.next_chance), (t.guaranteed + 1, t.next_chance)]
@@ -435,8 +591,7 @@ impl Policy {
             if let (Some(slot), true) = (rule.critical_input, adapted.critical) {
                 inputs.set(slot, f64::from(tier));
             }
-            let mut trace = Vec::new();
-            let amount = pipeline.resolve_traced(&inputs, &mut trace).value;
+            let (amount, trace) = self.evaluate(rs, pipeline, &inputs)?;
             let settled = self.settled(pipeline, &trace);
             branches.push(Branch { tier, probability, amount, trace, settled });
         }
@@ -465,18 +620,17 @@ impl Policy {
             return Ok(Impact { tier: None, amount: adapted.effect.amount, trace: Vec::new(), settled: Vec::new() });
         };
         let pipeline = &rs.pipelines[p];
-        let mut inputs = self.impact_inputs(rs, adapted, source, target);
+        let mut inputs = self.impact_inputs(rs, adapted, source, target)?;
         let mut tier = None;
         if let (Some(slot), true) = (rule.critical_input, adapted.critical)
-            && let Some(t) = self.tiers(rs, source)?
+            && let Some(t) = self.tiers_for(rs, source, Some(slot))?
         {
             let extra = t.next_chance > 0.0 && dice.unit() < t.next_chance;
             let rolled = t.guaranteed + u32::from(extra);
             inputs.set(slot, f64::from(rolled));
             tier = Some(rolled);
         }
-        let mut trace = Vec::new();
-        let amount = pipeline.resolve_traced(&inputs, &mut trace).value;
+        let (amount, trace) = self.evaluate(rs, pipeline, &inputs)?;
         let settled = self.settled(pipeline, &trace);
         Ok(Impact { tier, amount, trace, settled })
     }

@@ -361,17 +361,28 @@ fn compile_partial_with(rev: &Revision, domains: Policy) -> (Option<Ruleset>, Ve
 struct Formula {
     body: expr::Compiled,
     arity: usize,
+    /// The declared result range (−∞, ∞ when none).
+    result: (f64, f64),
+}
+
+impl Formula {
+    /// A value outside the declared result is no value of this formula: NaN, so the stage that
+    /// called it is refused (at run time, and by the finite check when the revision loads).
+    #[inline]
+    fn bounded(&self, v: f64) -> f64 {
+        if v >= self.result.0 && v <= self.result.1 { v } else { f64::NAN }
+    }
 }
 
 impl Lookup for Formula {
     fn lookup(&self, x: f64) -> f64 {
-        self.body.eval(&expr::Frame { inputs: &[x], locals: &[] })
+        self.bounded(self.body.eval(&expr::Frame { inputs: &[x], locals: &[] }))
     }
     fn arity(&self) -> usize {
         self.arity
     }
     fn call(&self, args: &[f64]) -> f64 {
-        self.body.eval(&expr::Frame { inputs: args, locals: &[] })
+        self.bounded(self.body.eval(&expr::Frame { inputs: args, locals: &[] }))
     }
 }
 
@@ -491,8 +502,17 @@ fn compile_formulas(
                 expr::compile(&ast, &scope).map_err(|e| describe(&e))
             });
             let arity = f.arguments.len();
+            let result = f.result.map(|r| (r.minimum.unwrap_or(f64::NEG_INFINITY), r.maximum.unwrap_or(f64::INFINITY)));
+            // JSON numbers are never NaN, so the bounds are ordered.
+            if let Some((lo, hi)) = result
+                && lo > hi
+            {
+                out.push(Diagnostic::new(&file, format!("{pointer}/result"), "result minimum above maximum"));
+            }
             let function: Arc<dyn Lookup> = match body {
-                Ok(body) => Arc::new(Formula { body, arity }),
+                Ok(body) => {
+                    Arc::new(Formula { body, arity, result: result.unwrap_or((f64::NEG_INFINITY, f64::INFINITY)) })
+                }
                 Err(msg) => {
                     out.push(Diagnostic::new(&file, format!("{pointer}/expr"), msg));
                     Arc::new(Broken(arity))
@@ -505,6 +525,7 @@ fn compile_formulas(
                 arguments: f.arguments,
                 parameters: f.parameters.iter().map(|(k, p)| (k.clone(), p.value)).collect(),
                 expr: f.expr,
+                result,
                 source: format!("{file}#{pointer}"),
                 function,
             });

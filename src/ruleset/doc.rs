@@ -197,6 +197,14 @@ pub struct FormulaDoc {
     #[serde(default)]
     pub parameters: BTreeMap<String, FormulaParamDoc>,
     pub expr: String,
+    /// The values it may give; outside them it gives NaN (refused wherever it is evaluated).
+    pub result: Option<FormulaResultDoc>,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+pub struct FormulaResultDoc {
+    pub minimum: Option<f64>,
+    pub maximum: Option<f64>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -157,11 +157,20 @@ fn sweep(
                     } else {
                         format!("(in pipeline '{}') ", pl.id)
                     };
+                    // A formula with a declared result gives NaN outside it: say which.
+                    let bounded: Vec<String> = rs
+                        .formulas_at(&f.source_at)
+                        .iter()
+                        .filter(|x| x.result.is_some())
+                        .map(|x| x.describe())
+                        .collect();
+                    let formulas =
+                        if bounded.is_empty() { String::new() } else { format!("; it calls {}", bounded.join("; ")) };
                     out.push(Diagnostic::new(
                         file,
                         pointer,
                         format!(
-                            "{context}{} can be NaN or infinite over its inputs' declared scales, e.g. at {}",
+                            "{context}{} can be NaN or infinite over its inputs' declared scales, e.g. at {}{formulas}",
                             f.part,
                             if shown.is_empty() { "any inputs".to_string() } else { shown.join(", ") }
                         ),

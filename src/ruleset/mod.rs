@@ -96,6 +96,8 @@ pub struct FormulaInfo {
     /// Its parameters by name, with their values.
     pub parameters: Vec<(String, f64)>,
     pub expr: String,
+    /// The values it may give (declared in content); outside them it gives NaN.
+    pub result: Option<(f64, f64)>,
     pub source: String,
     pub function: Arc<dyn Lookup>,
 }
@@ -110,6 +112,24 @@ impl FormulaInfo {
     /// Evaluates the formula; `args` has one value per argument.
     pub fn call(&self, args: &[f64]) -> f64 {
         self.function.call(args)
+    }
+
+    /// The formula as a message names it: `W1_ARMOR_REMAINING_AMOUNT(armor) = K / (…) with
+    /// K = 100, result 0 to 1 (file#pointer)`.
+    pub fn describe(&self) -> String {
+        let params: Vec<String> = self.parameters.iter().map(|(k, v)| format!("{k} = {v}")).collect();
+        let with = if params.is_empty() { String::new() } else { format!(" with {}", params.join(", ")) };
+        let result = match self.result {
+            Some((lo, hi)) => format!(", result declared {lo} to {hi} (NaN outside)"),
+            None => String::new(),
+        };
+        format!(
+            "formula {}({}) = {}{with}{result} ({})",
+            self.id,
+            self.arguments.join(", "),
+            crate::expr::excerpt(&self.expr),
+            self.source
+        )
     }
 }
 
@@ -237,6 +257,17 @@ impl Ruleset {
     }
     pub fn pipeline_index(&self, id: &str) -> Option<usize> {
         self.pipeline_index.get(id).copied()
+    }
+
+    /// The formulas the expression at `source_at` (`file#pointer` of a stage or of its
+    /// expression) calls: what a message about a value that stage gave names.
+    pub fn formulas_at(&self, source_at: &str) -> Vec<&FormulaInfo> {
+        let (file, pointer) = split_source(source_at);
+        let name = file.strip_prefix(&format!("{}/", self.revision.dir)).unwrap_or(file);
+        let node = self.revision.documents.get(name).and_then(|d| d.pointer(pointer));
+        let text = node.and_then(|n| n.as_str().or_else(|| n.get("expr").and_then(|e| e.as_str())));
+        let Some(ast) = text.and_then(|t| crate::expr::parse(t).ok()) else { return Vec::new() };
+        ast.functions().into_iter().filter_map(|f| self.formula(f)).collect()
     }
 
     /// A name `needed_by` the code needs, absent from this revision.
