@@ -464,6 +464,7 @@ impl Journeys {
             state_hashes: Vec::new(),
             outcome: RecordOutcome { victory: None, encounters_won: 0, hero: BTreeMap::new() },
             events: Vec::new(),
+            seal: None,
         }
     }
 

@@ -231,6 +231,7 @@ impl Runs {
             stats: Default::default(),
             events: Vec::new(),
             round_hashes: Vec::new(),
+            seal: None,
         };
         let rules = crate::run::pinned_rules(&self.catalog, &record_like).map_err(|e| e.to_string())?;
         self.rules.lock().unwrap_or_else(|p| p.into_inner()).insert(run.fingerprint.clone(), rules.clone());

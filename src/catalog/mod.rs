@@ -8,6 +8,7 @@ mod fingerprint;
 mod manifest;
 mod publish;
 mod schema;
+pub mod seal;
 mod strict;
 mod tree;
 

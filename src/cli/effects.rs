@@ -657,15 +657,26 @@ fn align_all(header: &[String], rows: &[Vec<String>]) -> String {
 fn read_record(path: &Path) -> Result<JourneyRecord, CliError> {
     let bytes =
         crate::files::read_input("a journey record", path, crate::files::RECORD_LIMIT).map_err(CliError::input)?;
-    JourneyRecord::parse(&bytes).map_err(|e| CliError::input(format!("{}: {e}", path.display())))
+    JourneyRecord::parse(&bytes).map_err(|e| blame(path, "cannot read", e))
+}
+
+/// A record's problem named at the record (`file#pointer`) when it is a field of it.
+fn blame(path: &Path, doing: &str, e: crate::effects::record::RecordError) -> CliError {
+    use crate::catalog::printable;
+    match e {
+        crate::effects::record::RecordError::Record { pointer, message } => {
+            CliError::input(format!("{}#{}: {}", path.display(), printable(&pointer), printable(&message)))
+        }
+        e @ crate::effects::record::RecordError::Format(_) => CliError::input(format!("{}: {e}", path.display())),
+        e => CliError::input(format!("{doing} {}: {e}", path.display())),
+    }
 }
 
 /// `microfut effects replay` (and `microfut replay` on a journey record).
 pub fn replay_file(content: Option<&Path>, path: &Path) -> CliResult {
     let record = read_record(path)?;
     let catalog = load_catalog(content)?;
-    let world = pinned_world(&catalog, &record)
-        .map_err(|e| CliError::input(format!("cannot replay {}: {e}", path.display())))?;
+    let world = pinned_world(&catalog, &record).map_err(|e| blame(path, "cannot replay", e))?;
     match replay(world, &record).map_err(CliError::input)? {
         Replay::Identical { commands } => {
             outln!(
@@ -685,6 +696,10 @@ pub fn replay_file(content: Option<&Path>, path: &Path) -> CliResult {
         Replay::CommandRefused { sequence, command, reason } => Err(CliError::Found(format!(
             "differs at command {sequence}: the recorded command {command} is refused by the replay ({reason})"
         ))),
+        Replay::RecordEdited { part: "record", at } => Err(CliError::Found(format!(
+            "{}#{at}: the record was edited after it was written: every command replays identically, but the replayed run records something else there",
+            path.display()
+        ))),
         Replay::RecordEdited { part, at } => Err(CliError::Found(format!(
             "differs: every command's state replays identically, but what the record says about {part} differs \
              from the replay (first at {at}); the run file was edited after it was written"
@@ -695,8 +710,7 @@ pub fn replay_file(content: Option<&Path>, path: &Path) -> CliResult {
 fn attributes(content: Option<&Path>, args: AttributesArgs) -> CliResult {
     let record = read_record(&args.run)?;
     let catalog = load_catalog(content)?;
-    let world = pinned_world(&catalog, &record)
-        .map_err(|e| CliError::input(format!("cannot read {}: {e}", args.run.display())))?;
+    let world = pinned_world(&catalog, &record).map_err(|e| blame(&args.run, "cannot read", e))?;
     let at = args.at.unwrap_or(record.commands.len() as u64);
     if at as usize > record.commands.len() {
         return Err(CliError::input(format!("--at {at}: the record has {} commands", record.commands.len())));

@@ -370,7 +370,13 @@ pub fn run_replay(content: Option<&Path>, args: ReplayArgs) -> CliResult {
     match result {
         Replay::Identical { rounds } => {
             let so_far = if record.finished() { "" } else { " so far: the run is unfinished" };
-            outln!("identical ({rounds} rounds{so_far}, {} {}){engine_note}", record.ruleset, record.revision);
+            // A record written before seals: what replay cannot recompute went unchecked.
+            let seal_note = if record.seal.is_some() { "" } else { "; unsealed: its squads' names were not checked" };
+            outln!(
+                "identical ({rounds} rounds{so_far}, {} {}){engine_note}{seal_note}",
+                record.ruleset,
+                record.revision
+            );
             Ok(())
         }
         Replay::Differs { round, expected, actual } => Err(CliError::Found(format!(

@@ -585,8 +585,15 @@ fn csv(entries: &[Entry], tables: &[Vec<Standing>], finals: &[FinalGrade]) -> St
 fn replay(content: Option<&Path>, a: ReplayArgs) -> CliResult {
     let bytes =
         crate::files::read_input("a match record", &a.record, crate::files::RECORD_LIMIT).map_err(CliError::input)?;
-    let rec: MatchRecord = crate::catalog::from_json(&bytes)
-        .map_err(|e| CliError::input(format!("{}: {}", a.record.display(), crate::catalog::describe_json_error(&e))))?;
+    let rec = MatchRecord::parse(&bytes).map_err(|e| match e {
+        record::ReplayError::Record { pointer, message } => CliError::input(format!(
+            "{}#{}: {}",
+            a.record.display(),
+            crate::catalog::printable(&pointer),
+            crate::catalog::printable(&message)
+        )),
+        e => CliError::input(format!("{}: {e}", a.record.display())),
+    })?;
     let catalog = space_catalog(content)?;
     let verdict =
         record::replay(&catalog, &rec).map_err(|e| CliError::input(format!("{}: {e}", a.record.display())))?;

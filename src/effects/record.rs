@@ -7,6 +7,7 @@
 
 use super::combat::{Command, Event, Run};
 use super::model::World;
+use crate::catalog::seal::Seal;
 use crate::catalog::{Catalog, CatalogError, ENGINE_VERSION};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -54,6 +55,22 @@ pub struct JourneyRecord {
     pub state_hashes: Vec<String>,
     pub outcome: RecordOutcome,
     pub events: Vec<Event>,
+    /// Digests of the engine version, which replay cannot recompute, and of each command, by
+    /// JSON pointer; absent in records written before seals.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seal: Option<Seal>,
+}
+
+/// What replay cannot recompute: every other field is what the replayed run records.
+const SEALED: [&str; 1] = ["/engineVersion"];
+
+/// The sealed parts: the engine version, and each command — two cards alike in a hand play the
+/// same whichever position a command names, so an edited position can replay identical.
+fn sealed_parts(record: &serde_json::Value) -> Vec<String> {
+    let mut parts = SEALED.map(String::from).to_vec();
+    let commands = record.get("commands").and_then(|c| c.as_array()).map_or(0, Vec::len);
+    parts.extend((0..commands).map(|i| format!("/commands/{i}")));
+    parts
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -70,6 +87,9 @@ pub enum RecordError {
     Executor { recorded: u32, this: u32 },
     #[error("{0}")]
     Mode(String),
+    /// A field of the record no run can hold (an edit), by JSON pointer.
+    #[error("{pointer}: {message}")]
+    Record { pointer: String, message: String },
 }
 
 impl JourneyRecord {
@@ -95,13 +115,37 @@ impl JourneyRecord {
                 hero: run.hero().values.clone(),
             },
             events: run.events().to_vec(),
+            seal: None,
         }
+        .sealed()
     }
 
+    /// The record with its seal (any earlier one replaced).
+    pub fn sealed(mut self) -> JourneyRecord {
+        self.seal = None;
+        let v = serde_json::to_value(&self).expect("journey records serialise");
+        self.seal = Some(crate::catalog::seal::seal(&v, &sealed_parts(&v)));
+        self
+    }
+
+    /// Reads a record strictly: a value that does not fit, and anything the file says that
+    /// the record's types do not read (a key inside an event), named by JSON pointer.
     pub fn parse(bytes: &[u8]) -> Result<JourneyRecord, RecordError> {
-        let r: JourneyRecord = crate::catalog::from_json(bytes).map_err(|e| RecordError::Format(e.to_string()))?;
-        if r.format != FORMAT {
-            return Err(RecordError::Format(format!("format '{}', expected '{FORMAT}'", r.format)));
+        let value: serde_json::Value = crate::catalog::from_json(bytes)
+            .map_err(|e| RecordError::Format(crate::catalog::describe_json_error(&e)))?;
+        if let Some(f) = value.get("format")
+            && f.as_str() != Some(FORMAT)
+        {
+            return Err(RecordError::Record {
+                pointer: "/format".into(),
+                message: format!("{f}, expected \"{FORMAT}\""),
+            });
+        }
+        let r: JourneyRecord = crate::catalog::from_value_located(value.clone(), "a journey record")
+            .map_err(|e| RecordError::Record { pointer: e.pointer, message: e.message })?;
+        let read = serde_json::to_value(&r).expect("journey records serialise");
+        if let Some(u) = crate::catalog::seal::first_unread(&value, &read) {
+            return Err(RecordError::Record { pointer: u.pointer, message: u.message });
         }
         Ok(r)
     }
@@ -142,6 +186,15 @@ pub enum Replay {
 /// The world a record pins: its revision (refused when missing or changed), compiled, with
 /// the mode selecting the same policy as when it was recorded.
 pub fn pinned_world(catalog: &Catalog, record: &JourneyRecord) -> Result<Arc<World>, RecordError> {
+    if let Some(seal) = &record.seal {
+        let v = serde_json::to_value(record).expect("journey records serialise");
+        if let Some(p) = crate::catalog::seal::broken(&v, seal, &sealed_parts(&v)) {
+            return Err(RecordError::Record {
+                pointer: p,
+                message: "edited after the record was written: it no longer matches the record's seal".into(),
+            });
+        }
+    }
     if record.executor != EXECUTOR {
         return Err(RecordError::Executor { recorded: record.executor, this: EXECUTOR });
     }
@@ -203,6 +256,20 @@ pub fn replay(world: Arc<World>, record: &JourneyRecord) -> Result<Replay, Recor
             part: "events",
             at: format!("event {k} ({} recorded, {} replayed)", record.events.len(), replayed.events.len()),
         });
+    }
+    // Every other field is what the replayed run records too (the seal covers the rest).
+    let whole = |r: &JourneyRecord| {
+        let mut v = serde_json::to_value(r).expect("journey records serialise");
+        if let Some(o) = v.as_object_mut() {
+            o.remove("seal");
+            for p in SEALED {
+                o.remove(&p[1..]);
+            }
+        }
+        v
+    };
+    if let Some(d) = crate::catalog::seal::first_unread(&whole(record), &whole(&replayed)) {
+        return Ok(Replay::RecordEdited { part: "record", at: d.pointer });
     }
     Ok(Replay::Identical { commands: n })
 }

@@ -4,6 +4,7 @@
 
 pub mod resume;
 
+use crate::catalog::seal::Seal;
 use crate::catalog::{Catalog, CatalogError, ENGINE_VERSION, Status};
 use crate::club::Club;
 use crate::engine::{self, EngineError, Event, Match, Options, RecordedIntent, Rules, Step, TeamStats};
@@ -35,6 +36,22 @@ pub struct RunRecord {
     pub events: Vec<Event>,
     /// FNV-1a hash of the state after every round, hex.
     pub round_hashes: Vec<String>,
+    /// Digests of the parts replay cannot recompute (`sealed_parts`: the squads, player by
+    /// player, the engine version, the human side, the formations), by JSON pointer; absent in
+    /// records written before seals.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seal: Option<Seal>,
+}
+
+/// What replay cannot recompute, by JSON pointer: names and every other field of both clubs
+/// (a part per player), the engine version, the human side and the formations (a human side
+/// that declared nothing, or a formation named that is the default, plays the same).
+fn sealed_parts(record: &serde_json::Value) -> Vec<String> {
+    let mut parts: Vec<String> = ["/engine_version", "/human", "/formations"].map(String::from).to_vec();
+    for side in ["/home", "/away"] {
+        parts.extend(crate::catalog::seal::parts_of(record, side, &["squad"]));
+    }
+    parts
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -87,7 +104,17 @@ impl RunRecord {
             stats: m.stats().clone(),
             events: m.events().to_vec(),
             round_hashes: m.round_hashes().iter().map(|h| format!("{h:016x}")).collect(),
+            seal: None,
         }
+        .sealed()
+    }
+
+    /// The record with its seal (any earlier one replaced).
+    pub fn sealed(mut self) -> RunRecord {
+        self.seal = None;
+        let v = serde_json::to_value(&self).expect("run records serialise");
+        self.seal = Some(crate::catalog::seal::seal(&v, &sealed_parts(&v)));
+        self
     }
 
     /// Whether the match was played to its end (its events hold the final whistle); a record
@@ -105,8 +132,15 @@ impl RunRecord {
         {
             return Err(RunError::Record { pointer: "/format".into(), message: format!("{f}, expected \"{FORMAT}\"") });
         }
-        crate::catalog::from_value_located(value, "a run record")
-            .map_err(|e| RunError::Record { pointer: e.pointer, message: e.message })
+        let record: RunRecord = crate::catalog::from_value_located(value.clone(), "a run record")
+            .map_err(|e| RunError::Record { pointer: e.pointer, message: e.message })?;
+        // Everything the file says must have been read: serde drops a key no field names (and
+        // events, flattened, cannot refuse one), and replay would never see it.
+        let read = serde_json::to_value(&record).expect("run records serialise");
+        if let Some(u) = crate::catalog::seal::first_unread(&value, &read) {
+            return Err(RunError::Record { pointer: u.pointer, message: u.message });
+        }
+        Ok(record)
     }
 }
 
@@ -194,6 +228,15 @@ pub fn pinned_rules(catalog: &Catalog, record: &RunRecord) -> Result<Arc<Rules>,
 /// recorded intents' rounds. Each problem names its JSON pointer in the record.
 pub fn check_record(rules: &Rules, record: &RunRecord) -> Result<(), RunError> {
     let bad = |pointer: String, message: String| RunError::Record { pointer, message };
+    if let Some(seal) = &record.seal {
+        let v = serde_json::to_value(record).expect("run records serialise");
+        if let Some(p) = crate::catalog::seal::broken(&v, seal, &sealed_parts(&v)) {
+            return Err(bad(
+                p,
+                "edited after the record was written: it no longer matches the record's seal (replay cannot recompute it: names and other fields that do not change play)".into(),
+            ));
+        }
+    }
     if let Some(h) = &record.human
         && side_index(h).is_none()
     {

@@ -12,6 +12,7 @@ use super::compile::{Rules, compile};
 use super::moves::{self, Effect, Victory};
 use super::protocol::parse_answer;
 use super::referee::{Finished, Outcome, Played, Reason};
+use crate::catalog::seal::Seal;
 use crate::catalog::{Catalog, ENGINE_VERSION};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -46,6 +47,23 @@ pub struct MatchRecord {
     /// Each bot process's standard error (bounded), when it wrote any.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub stderr: BTreeMap<Side, String>,
+    /// Digests of what replay cannot re-check (the bots, the seed, the engine version, the time
+    /// limit, standard error, the actions' thinking times, the initial board), by JSON pointer;
+    /// absent in records written before seals.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seal: Option<Seal>,
+}
+
+/// What replay cannot re-check. The actions are sealed whole (their legality is re-checked
+/// first, so an edited move is named by the replay; what is left is a thinking time).
+const SEALED: [&str; 7] = ["/engine_version", "/seed", "/white", "/black", "/time_limit_ms", "/stderr", "/actions"];
+
+/// The sealed parts: `SEALED`, and the initial board robot by robot (a robot that never moves
+/// can be put elsewhere and the match still replays legally, to the same outcome).
+fn sealed_parts(record: &serde_json::Value) -> Vec<String> {
+    let mut parts = SEALED.map(String::from).to_vec();
+    parts.extend(crate::catalog::seal::parts_of(record, "/board", &["white", "black"]));
+    parts
 }
 
 impl MatchRecord {
@@ -76,7 +94,38 @@ impl MatchRecord {
             actions: finished.log.clone(),
             result: finished.outcome.clone(),
             stderr,
+            seal: None,
         }
+        .sealed()
+    }
+
+    /// The record with its seal (any earlier one replaced).
+    pub fn sealed(mut self) -> MatchRecord {
+        self.seal = None;
+        let v = serde_json::to_value(&self).expect("match records serialise");
+        self.seal = Some(crate::catalog::seal::seal(&v, &sealed_parts(&v)));
+        self
+    }
+
+    /// Reads a record strictly: a value that does not fit, and anything the file says that the
+    /// record's types do not read (a key inside an action), named by JSON pointer.
+    pub fn parse(bytes: &[u8]) -> Result<MatchRecord, ReplayError> {
+        let value: serde_json::Value = crate::catalog::from_json(bytes)
+            .map_err(|e| ReplayError::Format(crate::catalog::describe_json_error(&e)))?;
+        let r: MatchRecord = crate::catalog::from_value_located(value.clone(), "a match record")
+            .map_err(|e| ReplayError::Record { pointer: e.pointer, message: e.message })?;
+        let read = serde_json::to_value(&r).expect("match records serialise");
+        if let Some(u) = crate::catalog::seal::first_unread(&value, &read) {
+            return Err(ReplayError::Record { pointer: u.pointer, message: u.message });
+        }
+        Ok(r)
+    }
+
+    /// The first sealed part that changed since the record was written, by JSON pointer.
+    pub fn broken_seal(&self) -> Option<String> {
+        let seal = self.seal.as_ref()?;
+        let v = serde_json::to_value(self).expect("match records serialise");
+        crate::catalog::seal::broken(&v, seal, &sealed_parts(&v))
     }
 }
 
@@ -90,6 +139,9 @@ pub enum ReplayError {
     Compile(String),
     #[error("board: {0}")]
     Board(String),
+    /// A field of the record no match can hold (an edit), by JSON pointer.
+    #[error("{pointer}: {message}")]
+    Record { pointer: String, message: String },
 }
 
 /// What a replay found.
@@ -247,6 +299,11 @@ pub fn check(rules: &Rules, mut board: Board, record: &MatchRecord) -> Verdict {
             "the outcome is {}, but the record says {}",
             show(&outcome),
             show(&record.result)
+        ));
+    }
+    if let Some(p) = record.broken_seal() {
+        return Verdict::Differs(format!(
+            "{p} was edited after the record was written: every action replays legally and the outcome agrees, but {p} no longer matches the record's seal (replay cannot re-check it: names, commands, the seed, thinking times)"
         ));
     }
     Verdict::Identical(outcome)

@@ -740,23 +740,27 @@ impl Store {
             .into_iter()
             .map(|v| serde_json::from_value::<Event>(v).map_err(corrupt))
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(Some(RunRecord {
-            format: FORMAT.into(),
-            ruleset: run.run.ruleset.clone(),
-            revision: run.run.revision.clone(),
-            fingerprint: run.run.fingerprint.clone(),
-            engine_version: run.run.engine_version.clone(),
-            seed: run.run.seed,
-            human: run.run.human.clone(),
-            formations: run.run.formations.clone(),
-            home: run.run.home.clone(),
-            away: run.run.away.clone(),
-            intents: self.intents(id)?,
-            score: run.score,
-            stats: run.stats.clone(),
-            events,
-            round_hashes: self.hashes(id)?,
-        }))
+        Ok(Some(
+            RunRecord {
+                format: FORMAT.into(),
+                ruleset: run.run.ruleset.clone(),
+                revision: run.run.revision.clone(),
+                fingerprint: run.run.fingerprint.clone(),
+                engine_version: run.run.engine_version.clone(),
+                seed: run.run.seed,
+                human: run.run.human.clone(),
+                formations: run.run.formations.clone(),
+                home: run.run.home.clone(),
+                away: run.run.away.clone(),
+                intents: self.intents(id)?,
+                score: run.score,
+                stats: run.stats.clone(),
+                events,
+                round_hashes: self.hashes(id)?,
+                seal: None,
+            }
+            .sealed(),
+        ))
     }
 
     /// Uploaded clubs: (id, club).
