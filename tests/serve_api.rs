@@ -660,8 +660,9 @@ async fn set_piece_intents_name_their_zone_and_a_zone_elsewhere_is_refused() {
 }
 
 /// The decision log keeps the content's retention: a read returns exactly the last `retention`
-/// decisions, oldest first, while the expired rows are deleted in batches (so the table holds at
-/// most a batch more than the retention, and exactly the retention once the match is over).
+/// decisions, oldest first, while the expired rows are deleted in batches (so the store holds at
+/// most a batch more than the retention, and exactly the retention once the match is over, when
+/// they are sealed into chunks).
 #[test]
 fn the_decision_log_reads_exactly_its_retention_while_expiry_is_batched() {
     let dir = tempfile::tempdir().unwrap();
@@ -671,7 +672,13 @@ fn the_decision_log_reads_exactly_its_retention_while_expiry_is_batched() {
     bare_run(&store, "r1", retention);
     let rows = || -> i64 {
         let c = rusqlite::Connection::open(&path).unwrap();
-        c.query_row("SELECT count(*) FROM decisions WHERE run_id = 'r1'", [], |r| r.get(0)).unwrap()
+        c.query_row(
+            "SELECT (SELECT count(*) FROM decisions WHERE run_id = 'r1') \
+             + (SELECT coalesce(sum(rows), 0) FROM chunks WHERE run_id = 'r1' AND kind = 2)",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap()
     };
     let stats = Default::default();
     let (per_advance, advances) = (3u64, 60u64);
@@ -843,15 +850,19 @@ async fn replies_carry_the_stored_event_bytes() {
     let s = server();
     let (id, token) = s.create(None, 7).await;
     let mut answered: Vec<String> = Vec::new();
-    for _ in 0..150 {
-        let r = s.post(&format!("/api/v1/runs/{id}/advance"), json!({"until": "round"}), Some(&token)).await;
+    for k in 0..151 {
+        let until = if k == 150 { "end" } else { "round" };
+        let r = s.post(&format!("/api/v1/runs/{id}/advance"), json!({"until": until}), Some(&token)).await;
         assert_eq!(r.status, StatusCode::OK, "{}", r.body);
         answered.extend(r.body["events"].as_array().unwrap().iter().map(Value::to_string));
     }
-    assert!(answered.len() > 40, "{} events", answered.len());
+    assert!(answered.len() > 1000, "{} events", answered.len());
+    // As stored: the end of the match sealed them into chunks, whose texts are the rows' bytes.
+    let stored = s.runs.store.event_texts(&id, 0, usize::MAX).unwrap();
     let c = rusqlite::Connection::open(s.runs.store.path()).unwrap();
-    let mut st = c.prepare("SELECT body FROM events WHERE run_id = ?1 ORDER BY seq").unwrap();
-    let stored: Vec<String> = st.query_map([&id], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
+    let sealed: i64 =
+        c.query_row("SELECT count(*) FROM chunks WHERE run_id = ?1 AND kind = 1", [&id], |r| r.get(0)).unwrap();
+    assert!(sealed > 0, "{} events, none sealed into a chunk", stored.len());
     // The match's opening event (the kick-off, written with the first advance) is in no reply.
     let opening = stored.len() - answered.len();
     assert!(opening <= 1 && stored[..opening].iter().all(|e| e.contains("\"kind\":\"kick_off\"")), "{stored:?}");

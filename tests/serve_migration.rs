@@ -4,7 +4,8 @@
 //! The fixture was written by the version-4 server itself (tests/fixtures/store-v4/README.md).
 
 mod common;
-use common::server::{assert_replays_identical, http, start};
+use common::server::{assert_replays_identical, http, http_text, start};
+use sha2::{Digest, Sha256};
 
 use serde_json::{Value, json};
 
@@ -78,8 +79,10 @@ fn a_version_4_store_migrates_and_its_runs_play_on_and_replay_identical() {
     drop(server);
 
     // Migrated once: the squads are in their own table, each finished run says when it
-    // finished (migration 6, for `store prune`), and a second start changes nothing.
-    assert_eq!(user_version(&db), 6);
+    // finished (migration 6, for `store prune`), the rows the old microfut wrote were sealed
+    // into chunks with the rest when each run ended here (migration 7), and a second start
+    // changes nothing.
+    assert_eq!(user_version(&db), 7);
     let c = rusqlite::Connection::open(&db).unwrap();
     let squads: i64 = c.query_row("SELECT count(*) FROM run_squads", [], |r| r.get(0)).unwrap();
     assert_eq!(squads, 2);
@@ -87,9 +90,72 @@ fn a_version_4_store_migrates_and_its_runs_play_on_and_replay_identical() {
         .query_row("SELECT count(*) FROM runs WHERE finished AND finished_at >= created_at", [], |r| r.get(0))
         .unwrap();
     assert_eq!(dated, 2, "both runs finished here, and say when");
+    for table in ["rounds", "events", "decisions"] {
+        let plain: i64 = c.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0)).unwrap();
+        assert_eq!(plain, 0, "{table}: a finished run keeps its rows in chunks");
+    }
+    let sealed: i64 = c.query_row("SELECT count(DISTINCT run_id) FROM chunks", [], |r| r.get(0)).unwrap();
+    assert_eq!(sealed, 2);
     drop(c);
     let server = start(&["serve"], &db);
     let (st, view) = http(&server.addr, "GET", &format!("/api/v1/runs/{npc}"), None, None);
     assert_eq!(st, 200, "{view}");
     assert_eq!(view["finished"], true);
+}
+
+/// A finished run written before its rows were compressed (a version-5 store, plain rows for
+/// its 2,000 decisions, rounds and events) reads byte for byte as the server that wrote it
+/// answered: its decisions, events, record and view, whole and from a round with a limit. It
+/// stays in plain rows (only the advance that ends a match seals them), while the run the old
+/// server left in progress is sealed when it ends here, and both records replay `identical`.
+#[test]
+fn a_finished_run_stored_before_chunks_reads_the_same_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("runs.db");
+    let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/store-v5");
+    let packed = std::fs::read(here.join("runs.db.zst")).unwrap();
+    std::fs::write(&db, zstd::decode_all(&packed[..]).unwrap()).unwrap();
+    let runs: Value = serde_json::from_str(&std::fs::read_to_string(here.join("runs.json")).unwrap()).unwrap();
+    assert_eq!(user_version(&db), 5, "the fixture is a version-5 store");
+    let server = start(&["serve"], &db);
+    for (name, run) in runs.as_object().unwrap() {
+        for (what, answer) in run["answers"].as_object().unwrap() {
+            let path = format!("/api/v1{}", answer["path"].as_str().unwrap());
+            let (st, _, body) = http_text(&server.addr, "GET", &path, None, None);
+            assert_eq!(st, 200, "{name} {what}: {body}");
+            assert_eq!(body.len() as u64, answer["bytes"].as_u64().unwrap(), "{name} {what}");
+            let sha = Sha256::digest(body.as_bytes()).iter().map(|b| format!("{b:02x}")).collect::<String>();
+            assert_eq!(sha, answer["sha256"].as_str().unwrap(), "{name} {what}: not the bytes the old server sent");
+        }
+    }
+    let (finished, playing) = (runs["finished"]["runId"].as_str().unwrap(), runs["playing"]["runId"].as_str().unwrap());
+    let c = rusqlite::Connection::open(&db).unwrap();
+    let plain: i64 = c.query_row("SELECT count(*) FROM decisions WHERE run_id = ?1", [finished], |r| r.get(0)).unwrap();
+    assert_eq!(plain, 2000, "the old finished run keeps its plain rows");
+    drop(c);
+    let token = runs["playing"]["token"].as_str().unwrap();
+    let (st, b) = http(
+        &server.addr,
+        "POST",
+        &format!("/api/v1/runs/{playing}/advance"),
+        Some(&json!({"until": "end"})),
+        Some(token),
+    );
+    assert_eq!((st, &b["finished"]), (200, &Value::Bool(true)), "{b}");
+    let c = rusqlite::Connection::open(&db).unwrap();
+    let sealed: i64 = c.query_row("SELECT count(*) FROM chunks WHERE run_id = ?1", [playing], |r| r.get(0)).unwrap();
+    assert!(sealed > 0, "the run the old server left in progress is sealed when it ends");
+    for (table, column) in [("rounds", "round"), ("events", "seq"), ("decisions", "seq")] {
+        let n: i64 = c
+            .query_row(&format!("SELECT count({column}) FROM {table} WHERE run_id = ?1"), [playing], |r| r.get(0))
+            .unwrap();
+        assert_eq!(n, 0, "{table}: its plain rows went into chunks");
+    }
+    for run in [finished, playing] {
+        let (st, record) = http(&server.addr, "GET", &format!("/api/v1/runs/{run}/record"), None, None);
+        assert_eq!(st, 200);
+        assert_replays_identical(dir.path(), &format!("{run}.json"), &record);
+        let (_, d) = http(&server.addr, "GET", &format!("/api/v1/runs/{run}/decisions?limit=5000"), None, None);
+        assert_eq!(d["decisions"].as_array().unwrap().len() as u64, d["retention"].as_u64().unwrap(), "{run}");
+    }
 }

@@ -1,6 +1,6 @@
 //! What keeps a run store from filling its disk (issue 49 §4): `DELETE /runs/{id}` with the
-//! run's token, `microfut store prune` of old finished runs beside a running server, and a cap
-//! on stored runs (`serve --max-runs`) answered with a clear 4xx.
+//! run's token, `microfut store prune` of old finished runs beside a running server, a cap on
+//! stored runs (`serve --max-runs`) answered with a clear 4xx, and a finished run's size.
 
 mod common;
 
@@ -23,17 +23,21 @@ fn advance(server: &Server, id: &str, token: &str, until: &str) -> (u16, Value) 
     http(&server.addr, "POST", &format!("/api/v1/runs/{id}/advance"), Some(&json!({"until": until})), Some(token))
 }
 
-/// Rows of run `id` in each of the store's tables that hold a run's rows.
+/// Rows of run `id` of each kind the store holds: the run, its squads, and its rounds, events
+/// and decisions whether plain rows or sealed into chunks (`rows` rows each).
 fn rows_of(db: &Path, id: &str) -> Vec<(&'static str, i64)> {
     let c = rusqlite::Connection::open(db).unwrap();
-    [("runs", "id"), ("run_squads", "run_id"), ("rounds", "run_id"), ("events", "run_id"), ("decisions", "run_id")]
-        .into_iter()
-        .map(|(table, column)| {
-            let n =
-                c.query_row(&format!("SELECT count(*) FROM {table} WHERE {column} = ?1"), [id], |r| r.get(0)).unwrap();
-            (table, n)
-        })
-        .collect()
+    let sealed = |kind: i64| format!("(SELECT coalesce(sum(rows), 0) FROM chunks WHERE run_id = ?1 AND kind = {kind})");
+    [
+        ("runs", "SELECT count(*) FROM runs WHERE id = ?1".to_string()),
+        ("run_squads", "SELECT count(*) FROM run_squads WHERE run_id = ?1".to_string()),
+        ("rounds", format!("SELECT (SELECT count(*) FROM rounds WHERE run_id = ?1) + {}", sealed(0))),
+        ("events", format!("SELECT (SELECT count(*) FROM events WHERE run_id = ?1) + {}", sealed(1))),
+        ("decisions", format!("SELECT (SELECT count(*) FROM decisions WHERE run_id = ?1) + {}", sealed(2))),
+    ]
+    .into_iter()
+    .map(|(what, sql)| (what, c.query_row(&sql, [id], |r| r.get(0)).unwrap()))
+    .collect()
 }
 
 #[test]
@@ -185,4 +189,56 @@ fn prune_refuses_bad_input_with_exit_2_and_creates_nothing() {
     }
     let out = common::run(&["store", "prune", "--db", db.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2), "--older-than is required");
+}
+
+/// Pages of the store in use (not free) times the page size: what its runs take.
+fn pages_in_use(db: &Path) -> u64 {
+    let c = rusqlite::Connection::open(db).unwrap();
+    let pragma = |name: &str| c.query_row(&format!("PRAGMA {name}"), [], |r| r.get::<_, i64>(0)).unwrap() as u64;
+    (pragma("page_count") - pragma("freelist_count")) * pragma("page_size")
+}
+
+/// A finished match on the default revision takes at most 2 MB of store (it took ~5.9 MB when
+/// every round, event and decision was a row of its own), whether played to the end in one
+/// advance or round by round, and what is read back is what the engine made: the record
+/// replays `identical` and the decision log holds its retention.
+#[test]
+fn a_finished_match_takes_at_most_2_mb_of_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("runs.db");
+    let server = start(&["serve"], &db);
+    let (warm, _) = created(&server, 99);
+    let empty = pages_in_use(&db);
+    let (id, token) = created(&server, 1);
+    assert_eq!(advance(&server, &id, &token, "end").0, 200);
+    let whole = pages_in_use(&db) - empty;
+    // Round by round, its rows sealed into chunks as it goes.
+    let (stepped, stepped_token) = created(&server, 1);
+    let before = pages_in_use(&db);
+    let mut rounds = 0;
+    loop {
+        let (st, b) = advance(&server, &stepped, &stepped_token, "round");
+        assert_eq!(st, 200, "{b}");
+        rounds += 1;
+        if b["finished"] == true {
+            break;
+        }
+        assert!(rounds < 5_000, "the match ends");
+    }
+    let by_round = pages_in_use(&db) - before;
+    for (how, bytes) in [("to the end in one advance", whole), ("round by round", by_round)] {
+        assert!(bytes <= 2_000_000, "a finished match played {how} takes {bytes} bytes");
+    }
+    for run in [&id, &stepped] {
+        let (st, d) = http(&server.addr, "GET", &format!("/api/v1/runs/{run}/decisions?limit=5000"), None, None);
+        assert_eq!(st, 200);
+        assert_eq!(d["decisions"].as_array().unwrap().len() as u64, d["retention"].as_u64().unwrap(), "{}", d["total"]);
+        let (st, record) = http(&server.addr, "GET", &format!("/api/v1/runs/{run}/record"), None, None);
+        assert_eq!(st, 200);
+        common::server::assert_replays_identical(dir.path(), &format!("{run}.json"), &record);
+    }
+    // The same match both ways: the same decisions, byte for byte.
+    let read = |run: &str| http(&server.addr, "GET", &format!("/api/v1/runs/{run}/decisions?limit=5000"), None, None).1;
+    assert_eq!(read(&id)["decisions"].to_string(), read(&stepped)["decisions"].to_string());
+    drop(warm);
 }

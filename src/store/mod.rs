@@ -28,7 +28,9 @@
 //! appended at the end of the table instead of scattered through a clustered index whose cells
 //! overflow at ~1 KB (migration 3). A decision, ~4 KB as the endpoint shows it, is stored as
 //! positional arrays (`decisions.rs`, ~45 % of that) so that it fits a page; it was ~90 % of
-//! the bytes an advance wrote.
+//! the bytes an advance wrote. The advance that ends a match moves its rounds, events and
+//! decisions into zstd-compressed `chunks` rows (`chunks.rs`): a finished match takes ~1.4 MB
+//! instead of ~6 MB, and reads return the same bytes.
 //!
 //! The writer answers an advance through a tokio oneshot (`Pending`): the HTTP handler awaits it
 //! without holding a thread, so a hundred runs waiting for their group commit cost no parked
@@ -38,6 +40,7 @@
 //!
 //! Limits: one writer thread serialises writes; a run's token is kept only as its SHA-256.
 
+mod chunks;
 mod decisions;
 mod effects;
 pub mod prune;
@@ -409,6 +412,9 @@ impl Store {
         schema::migrate(&mut conn).map_err(|e| open_err(&e))?;
         // Checkpoints run on their own thread (below), not at the end of a commit.
         conn.pragma_update(None, "wal_autocheckpoint", 0).map_err(|e| open_err(&e))?;
+        // Every statement an advance runs stays prepared (rusqlite keeps 16 by default; the
+        // chunks of three kinds of rows, `chunks.rs`, brought the writer's to ~25).
+        conn.set_prepared_statement_cache_capacity(64);
         let ck = Connection::open(path).map_err(|e| open_err(&e))?;
         configure(&ck).map_err(|e| open_err(&e))?;
         let (stop, stopped) = mpsc::channel();
@@ -570,7 +576,7 @@ impl Store {
     /// Commits one advance of run `id` atomically, blocking until it is in the file.
     pub fn commit(&self, id: &str, a: &Advance<'_>) -> Result<(), StoreError> {
         let (reply, answer) = mpsc::sync_channel(1);
-        self.send(Self::advance_job(id, a)?, Reply::Blocking(reply))?;
+        self.send(self.advance_job(id, a)?, Reply::Blocking(reply))?;
         unpack(answer.recv().ok())
     }
 
@@ -578,22 +584,35 @@ impl Store {
     /// writer's next group); the `Pending` answers once it is in the file. A caller must not
     /// queue the next advance of the same run before this one has answered.
     pub fn queue_commit(&self, id: &str, a: &Advance<'_>) -> Result<Pending<()>, StoreError> {
-        self.queue(Self::advance_job(id, a)?)
+        self.queue(self.advance_job(id, a)?)
     }
 
     /// The writer's job for one advance. The rows are serialised here, on the caller's thread,
     /// so the writer only writes.
     fn advance_job(
+        &self,
         id: &str,
         a: &Advance<'_>,
     ) -> Result<impl FnOnce(&Connection) -> Result<(), StoreError> + Send + 'static, StoreError> {
         let id = id.to_string();
-        let rounds: Vec<RoundRow> = a.rounds.clone();
-        let events: Vec<(i64, u32, String)> = a
+        let rounds: Vec<chunks::Row> = a
+            .rounds
+            .iter()
+            .map(|r| chunks::Row {
+                key: r.round.into(),
+                round: r.round.into(),
+                texts: vec![r.hash.clone(), r.rolls.clone()],
+            })
+            .collect();
+        let events: Vec<chunks::Row> = a
             .events
             .iter()
             .enumerate()
-            .map(|(k, (round, body))| ((a.first_event + k) as i64, *round, body.clone()))
+            .map(|(k, (round, body))| chunks::Row {
+                key: (a.first_event + k) as i64,
+                round: (*round).into(),
+                texts: vec![body.clone()],
+            })
             .collect();
         let intents = a
             .intents
@@ -603,43 +622,66 @@ impl Store {
                 Ok(((a.first_intent + k) as i64, i.round, serde_json::to_string(&i.intent).map_err(corrupt)?))
             })
             .collect::<Result<Vec<_>, StoreError>>()?;
-        let decisions: Vec<(i64, u32, String)> = a
-            .decisions
-            .iter()
-            .enumerate()
-            .map(|(k, (round, body))| ((a.first_decision + k as u64) as i64, *round, body.clone()))
-            .collect();
         let total = a.first_decision + a.decisions.len() as u64;
         // Rows before `total - retention` are expired; they are deleted when that line crosses a
         // multiple of EXPIRY_BATCH (and when the match ends), so the delete runs once per batch.
         let retention = a.retention as u64;
         let line = |n: u64| n.saturating_sub(retention) / EXPIRY_BATCH;
-        let forget_before =
-            (!a.decisions.is_empty() && total > retention && (line(total) > line(a.first_decision) || a.finished))
-                .then(|| (total - retention) as i64);
+        let forget_before = (total > retention
+            && ((!a.decisions.is_empty() && line(total) > line(a.first_decision)) || a.finished))
+            .then(|| (total - retention) as i64);
+        // New decisions already past the retention (an advance of more than it) are not written.
+        let kept_from = total.saturating_sub(retention) as i64;
+        let decisions: Vec<chunks::Row> = a
+            .decisions
+            .iter()
+            .enumerate()
+            .map(|(k, (round, body))| chunks::Row {
+                key: (a.first_decision + k as u64) as i64,
+                round: (*round).into(),
+                texts: vec![body.clone()],
+            })
+            .filter(|r| r.key >= kept_from)
+            .collect();
+        let (new_rounds, new_events) = (rounds.len() as i64, events.len() as i64);
+        // The advance that ends the match seals the run's rows into compressed chunks, packed
+        // here rather than on the writer (`chunks.rs`); before that they are plain rows.
+        let rows =
+            [(chunks::Kind::Rounds, rounds), (chunks::Kind::Events, events), (chunks::Kind::Decisions, decisions)];
+        let rows = if a.finished {
+            let seals = rows
+                .into_iter()
+                .map(|(kind, new)| {
+                    let min_key = if kind == chunks::Kind::Decisions { kept_from } else { 0 };
+                    self.read(|c| chunks::plan_seal(c, &id, kind, new, min_key))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            NewRows::Sealed(seals)
+        } else {
+            NewRows::Plain(rows)
+        };
         let stats = serde_json::to_string(a.stats).map_err(corrupt)?;
         let (pending, finished, score) = (a.pending, a.finished, a.score);
         Ok(move |c: &Connection| {
-            let mut st = c.prepare_cached("INSERT INTO rounds (run_id, round, hash, rolls) VALUES (?1, ?2, ?3, ?4)")?;
-            for r in &rounds {
-                st.execute(params![id, r.round, r.hash, r.rolls])?;
-            }
-            let mut st = c.prepare_cached("INSERT INTO events (run_id, seq, round, body) VALUES (?1, ?2, ?3, ?4)")?;
-            for (seq, round, body) in &events {
-                st.execute(params![id, seq, round, body])?;
-            }
             let mut st = c.prepare_cached("INSERT INTO intents (run_id, seq, round, body) VALUES (?1, ?2, ?3, ?4)")?;
             for (seq, round, body) in &intents {
-                st.execute(params![id, seq, round, body])?;
-            }
-            let mut st =
-                c.prepare_cached("INSERT INTO decisions (run_id, seq, round, body) VALUES (?1, ?2, ?3, ?4)")?;
-            for (seq, round, body) in &decisions {
                 st.execute(params![id, seq, round, body])?;
             }
             if let Some(before) = forget_before {
                 c.prepare_cached("DELETE FROM decisions WHERE run_id = ?1 AND seq < ?2")?
                     .execute(params![id, before])?;
+            }
+            match &rows {
+                NewRows::Plain(plain) => {
+                    for (kind, new) in plain {
+                        chunks::insert_plain(c, &id, *kind, new)?;
+                    }
+                }
+                NewRows::Sealed(seals) => {
+                    for seal in seals {
+                        chunks::write_seal(c, &id, seal)?;
+                    }
+                }
             }
             c.prepare_cached(
                 "UPDATE runs SET rounds = rounds + ?2, pending = ?3, finished = ?4, score_home = ?5, score_away = ?6, \
@@ -648,13 +690,13 @@ impl Store {
             )?
             .execute(params![
                 id,
-                rounds.len() as i64,
+                new_rounds,
                 pending,
                 finished,
                 score[0],
                 score[1],
                 stats,
-                events.len() as i64,
+                new_events,
                 total as i64,
                 now(),
             ])?;
@@ -676,11 +718,7 @@ impl Store {
     }
 
     pub fn hashes(&self, id: &str) -> Result<Vec<String>, StoreError> {
-        self.read(|c| {
-            let mut st = c.prepare_cached("SELECT hash FROM rounds WHERE run_id = ?1 ORDER BY round")?;
-            let rows = st.query_map([id], |r| r.get(0))?;
-            Ok(rows.collect::<Result<Vec<String>, _>>()?)
-        })
+        Ok(self.rounds(id, 0, usize::MAX)?.into_iter().map(|r| r.hash).collect())
     }
 
     pub fn intents(&self, id: &str) -> Result<Vec<RecordedIntent>, StoreError> {
@@ -698,38 +736,42 @@ impl Store {
 
     /// Events from round `from` on (at most `limit`), in order.
     pub fn events(&self, id: &str, from: u32, limit: usize) -> Result<Vec<serde_json::Value>, StoreError> {
-        self.read(|c| {
-            let mut st =
-                c.prepare_cached("SELECT body FROM events WHERE run_id = ?1 AND round >= ?2 ORDER BY seq LIMIT ?3")?;
-            let rows = st.query_map(params![id, from, limit as i64], |r| r.get::<_, String>(0))?;
-            rows.map(|b| serde_json::from_str(&b?).map_err(corrupt)).collect()
-        })
+        self.event_texts(id, from, limit)?.iter().map(|b| serde_json::from_str(b).map_err(corrupt)).collect()
+    }
+
+    /// [`Store::events`] as stored: each event's JSON, byte for byte as its advance wrote it.
+    pub fn event_texts(&self, id: &str, from: u32, limit: usize) -> Result<Vec<String>, StoreError> {
+        let rows = self.read(|c| chunks::read(c, id, chunks::Kind::Events, from.into(), 0, limit))?;
+        Ok(rows.into_iter().map(|mut r| r.texts.swap_remove(0)).collect())
     }
 
     /// Rounds from `from` on (at most `limit`): hash and rolls.
     pub fn rounds(&self, id: &str, from: u32, limit: usize) -> Result<Vec<RoundRow>, StoreError> {
-        self.read(|c| {
-            let mut st = c.prepare_cached(
-                "SELECT round, hash, rolls FROM rounds WHERE run_id = ?1 AND round >= ?2 ORDER BY round LIMIT ?3",
-            )?;
-            let rows = st.query_map(params![id, from, limit as i64], |r| {
-                Ok(RoundRow { round: r.get(0)?, hash: r.get(1)?, rolls: r.get(2)? })
-            })?;
-            Ok(rows.collect::<Result<Vec<_>, _>>()?)
-        })
+        let rows = self.read(|c| chunks::read(c, id, chunks::Kind::Rounds, from.into(), 0, limit))?;
+        rows.into_iter()
+            .map(|r| {
+                let round = u32::try_from(r.key).map_err(corrupt)?;
+                let [hash, rolls]: [String; 2] =
+                    r.texts.try_into().map_err(|_| corrupt("a round without its texts"))?;
+                Ok(RoundRow { round, hash, rolls })
+            })
+            .collect()
     }
 
     /// Kept decisions from round `from` on (at most `limit`), oldest first: the last `retention`
     /// of the run's decisions (expired rows not yet deleted are skipped).
     pub fn decisions(&self, id: &str, from: u32, limit: usize) -> Result<Vec<serde_json::Value>, StoreError> {
-        self.read(|c| {
-            let mut st = c.prepare_cached(
-                "SELECT body FROM decisions WHERE run_id = ?1 AND round >= ?2 \
-                 AND seq >= (SELECT decisions - retention FROM runs WHERE id = ?1) ORDER BY seq LIMIT ?3",
-            )?;
-            let rows = st.query_map(params![id, from, limit as i64], |r| r.get::<_, String>(0))?;
-            rows.map(|b| decisions::expand(serde_json::from_str(&b?).map_err(corrupt)?)).collect()
-        })
+        let rows = self.read(|c| {
+            let kept_from: Option<i64> = c
+                .prepare_cached("SELECT decisions - retention FROM runs WHERE id = ?1")?
+                .query_row([id], |r| r.get(0))
+                .optional()?;
+            match kept_from {
+                Some(kept_from) => chunks::read(c, id, chunks::Kind::Decisions, from.into(), kept_from, limit),
+                None => Ok(Vec::new()),
+            }
+        })?;
+        rows.into_iter().map(|r| decisions::expand(serde_json::from_str(&r.texts[0]).map_err(corrupt)?)).collect()
     }
 
     /// The run as the record file `microfut replay` reads.
@@ -798,7 +840,7 @@ impl Store {
         self.read(|c| {
             let mut h = Sha256::new();
             for table in schema::TABLES {
-                let mut st = c.prepare(&format!("SELECT * FROM {table} ORDER BY 1, 2"))?;
+                let mut st = c.prepare(&format!("SELECT * FROM {table} ORDER BY 1, 2, 3"))?;
                 let n = st.column_count();
                 let mut rows = st.query([])?;
                 while let Some(row) = rows.next()? {
@@ -812,6 +854,13 @@ impl Store {
             Ok(h.finalize().iter().map(|b| format!("{b:02x}")).collect())
         })
     }
+}
+
+/// An advance's rounds, events and decisions as its write job writes them: plain rows while the
+/// match goes on, chunks (with the run's earlier rows) once it ends.
+enum NewRows {
+    Plain([(chunks::Kind, Vec<chunks::Row>); 3]),
+    Sealed(Vec<chunks::Seal>),
 }
 
 fn configure(c: &Connection) -> rusqlite::Result<()> {
@@ -828,7 +877,7 @@ fn configure(c: &Connection) -> rusqlite::Result<()> {
 
 /// Every row of run `id`, children first (they reference the run); `false` if there was none.
 fn delete_run_rows(c: &Connection, id: &str) -> Result<bool, StoreError> {
-    for table in ["rounds", "events", "intents", "decisions", "run_squads"] {
+    for table in ["rounds", "events", "intents", "decisions", "chunks", "run_squads"] {
         c.prepare_cached(&format!("DELETE FROM {table} WHERE run_id = ?1"))?.execute([id])?;
     }
     Ok(c.prepare_cached("DELETE FROM runs WHERE id = ?1")?.execute([id])? == 1)

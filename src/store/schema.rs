@@ -5,8 +5,18 @@
 use rusqlite::Connection;
 
 /// Every table, for digests (`Store::digest`).
-pub const TABLES: &[&str] =
-    &["runs", "run_squads", "rounds", "events", "intents", "decisions", "clubs", "effect_runs", "effect_commands"];
+pub const TABLES: &[&str] = &[
+    "runs",
+    "run_squads",
+    "rounds",
+    "events",
+    "intents",
+    "decisions",
+    "chunks",
+    "clubs",
+    "effect_runs",
+    "effect_commands",
+];
 
 const MIGRATIONS: &[&str] = &[
     // 1: runs and what they commit.
@@ -154,6 +164,21 @@ const MIGRATIONS: &[&str] = &[
     UPDATE runs SET finished_at = created_at WHERE finished = 1;
     ALTER TABLE effect_runs ADD COLUMN finished_at INTEGER;
     UPDATE effect_runs SET finished_at = created_at WHERE finished = 1;",
+    // 7: a run's rounds, events and decisions sealed into compressed chunks as it goes
+    // (`store/chunks.rs`): `first`..`last` are the keys (round, or seq) of its rows, `rows` how
+    // many it holds, `codec` how its body is written. Rows already stored stay plain rows until
+    // their run's next advance seals them.
+    "CREATE TABLE chunks (
+        run_id TEXT NOT NULL REFERENCES runs(id),
+        kind INTEGER NOT NULL,
+        first INTEGER NOT NULL,
+        last INTEGER NOT NULL,
+        last_round INTEGER NOT NULL,
+        rows INTEGER NOT NULL,
+        codec INTEGER NOT NULL,
+        body BLOB NOT NULL,
+        UNIQUE (run_id, kind, first)
+    );",
 ];
 
 /// The schema version this binary writes.

@@ -68,6 +68,18 @@ pub fn http_with_head(
     body: Option<&Value>,
     token: Option<&str>,
 ) -> (u16, String, Value) {
+    let (status, head, payload) = http_text(addr, method, path, body, token);
+    (status, head, serde_json::from_str(&payload).unwrap_or(Value::String(payload)))
+}
+
+/// [`http_with_head`] with the body as the server sent it (for comparing bytes).
+pub fn http_text(
+    addr: &str,
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+    token: Option<&str>,
+) -> (u16, String, String) {
     let mut s = TcpStream::connect(addr).expect("connects");
     s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
     let body = body.map(|b| b.to_string()).unwrap_or_default();
@@ -98,7 +110,7 @@ pub fn http_with_head(
     } else {
         rest.to_string()
     };
-    (status, head.to_ascii_lowercase(), serde_json::from_str(&payload).unwrap_or(Value::String(payload)))
+    (status, head.to_ascii_lowercase(), payload)
 }
 
 /// Writes an exported run record to `dir/name` and asserts `microfut replay` finds it identical.
