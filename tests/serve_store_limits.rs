@@ -1,6 +1,7 @@
-//! What keeps a run store from filling its disk (issue 49 §4): `DELETE /runs/{id}` with the
-//! run's token, `microfut store prune` of old finished runs beside a running server, a cap on
-//! stored runs (`serve --max-runs`) answered with a clear 4xx, and a finished run's size.
+//! What keeps a run store from filling its disk (issue 49 §4): `DELETE /runs/{id}` and
+//! `DELETE /effects/journeys/{id}` with their tokens, `microfut store prune` of old finished runs
+//! beside a running server, a cap on stored runs (`serve --max-runs`) answered with a clear 4xx,
+//! and a finished run's size.
 
 mod common;
 
@@ -189,6 +190,76 @@ fn prune_refuses_bad_input_with_exit_2_and_creates_nothing() {
     }
     let out = common::run(&["store", "prune", "--db", db.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2), "--older-than is required");
+}
+
+fn create_journey(addr: &str) -> (String, String) {
+    let (st, b) = http(addr, "POST", "/api/v1/effects/journeys", Some(&json!({"seed": 7})), None);
+    assert_eq!(st, 201, "{b}");
+    (b["runId"].as_str().unwrap().to_string(), b["token"].as_str().unwrap().to_string())
+}
+
+/// A journey's rows: (its row, its commands).
+fn journey_rows(db: &Path, id: &str) -> (i64, i64) {
+    let c = rusqlite::Connection::open(db).unwrap();
+    let count = |sql: &str| c.query_row(sql, [id], |r| r.get::<_, i64>(0)).unwrap();
+    (
+        count("SELECT count(*) FROM effect_runs WHERE id = ?1"),
+        count("SELECT count(*) FROM effect_commands WHERE run_id = ?1"),
+    )
+}
+
+#[test]
+fn delete_removes_a_journey_and_its_commands_with_its_token_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("runs.db");
+    let server = start(&["serve"], &db);
+    let (id, token) = create_journey(&server.addr);
+    let (keep, _) = create_journey(&server.addr);
+    let (st, b) = http(
+        &server.addr,
+        "POST",
+        &format!("/api/v1/effects/journeys/{id}/autoplay"),
+        Some(&json!({"until": "combat"})),
+        Some(&token),
+    );
+    assert_eq!(st, 200, "{b}");
+    let (one, commands) = journey_rows(&db, &id);
+    assert!(one == 1 && commands > 0, "{one} {commands}");
+
+    let path = format!("/api/v1/effects/journeys/{id}");
+    let delete = |path: &str, token: Option<&str>| http(&server.addr, "DELETE", path, None, token);
+    let (st, b) = delete(&path, None);
+    assert_eq!((st, b["error"]["code"].as_str()), (401, Some("unauthorized")), "{b}");
+    let (st, b) = delete(&path, Some("not-its-token"));
+    assert_eq!((st, b["error"]["code"].as_str()), (403, Some("forbidden")), "{b}");
+    assert!(b["error"]["message"].as_str().unwrap().contains("journey"), "{b}");
+    let (st, b) = delete("/api/v1/effects/journeys/0123456789abcdef0123456789abcdef", Some(&token));
+    assert_eq!((st, b["error"]["field"].as_str()), (404, Some("run_id")), "{b}");
+    assert_eq!(journey_rows(&db, &id), (1, commands), "a refused delete deletes nothing");
+
+    let (st, b) = delete(&path, Some(&token));
+    assert_eq!(st, 204, "{b}");
+    assert_eq!(b, Value::String(String::new()), "204 has no body");
+    assert_eq!(journey_rows(&db, &id), (0, 0));
+    // Gone from memory too (it was live there): reads, writes and a second delete answer 404.
+    for read in [path.clone(), format!("{path}/record")] {
+        let (st, b) = http(&server.addr, "GET", &read, None, None);
+        assert_eq!((st, b["error"]["code"].as_str()), (404, Some("not_found")), "{read}: {b}");
+    }
+    let (st, _) = http(&server.addr, "POST", &format!("{path}/autoplay"), Some(&json!({"until": "end"})), Some(&token));
+    assert_eq!(st, 404);
+    assert_eq!(delete(&path, Some(&token)).0, 404);
+    // A match's id is not a journey's.
+    let (run, run_token) = created(&server, 1);
+    let (st, b) = delete(&format!("/api/v1/effects/journeys/{run}"), Some(&run_token));
+    assert_eq!(st, 404, "{b}");
+    assert_eq!(rows_of(&db, &run)[0].1, 1, "the run is untouched");
+    // The other journey is untouched.
+    let (st, _) = http(&server.addr, "GET", &format!("/api/v1/effects/journeys/{keep}"), None, None);
+    assert_eq!(st, 200);
+    let (_, doc) = http(&server.addr, "GET", "/api/v1/openapi.json", None, None);
+    let op = &doc["paths"]["/api/v1/effects/journeys/{run_id}"]["delete"];
+    assert!(op["responses"]["204"].is_object() && op["security"].is_array(), "{op}");
 }
 
 /// Pages of the store in use (not free) times the page size: what its runs take.

@@ -24,7 +24,7 @@ pub fn routes(journeys: AppJourneys) -> OpenApiRouter {
     OpenApiRouter::new()
         .routes(routes!(modes))
         .routes(routes!(create_journey))
-        .routes(routes!(get_journey))
+        .routes(routes!(get_journey, delete_journey))
         .routes(routes!(command))
         .routes(routes!(autoplay))
         .routes(routes!(journey_record))
@@ -67,6 +67,25 @@ async fn get_journey(
     PathParams(run_id): PathParams<String>,
 ) -> ApiResult<Json<JourneyView>> {
     blocking(move || j.get(&run_id).map(Json)).await
+}
+
+#[utoipa::path(delete, path = "/effects/journeys/{run_id}", tag = "effects",
+    params(("run_id" = String, Path, description = RUN_ID)),
+    security(("bearer" = [])),
+    responses(
+        (status = 204, description = "The journey and its commands are deleted"),
+        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 503, description = "The store could not write (a full disk, a vanished file): nothing was deleted", body = ErrorBody)))]
+async fn delete_journey(
+    State(j): State<AppJourneys>,
+    PathParams(run_id): PathParams<String>,
+    Bearer(token): Bearer,
+) -> Response {
+    match blocking(move || j.delete(&run_id, &token)).await {
+        Ok(()) => StatusCode::NO_CONTENT.into_response(),
+        Err(e) => e.into_response(),
+    }
 }
 
 #[utoipa::path(post, path = "/effects/journeys/{run_id}/commands", tag = "effects",

@@ -331,6 +331,10 @@ pub fn view(run: &Run) -> JourneyView {
     }
 }
 
+fn forbidden() -> ApiError {
+    ApiError::new(StatusCode::FORBIDDEN, "forbidden", "this token does not open this journey", Some("Authorization"))
+}
+
 /// `<runId>.c<n>` → `runId`.
 fn run_of_combat(combat: &str) -> ApiResult<&str> {
     combat
@@ -524,6 +528,26 @@ impl Journeys {
         f(guard.as_mut().expect("rebuilt above"))
     }
 
+    /// `DELETE /effects/journeys/{id}`: the journey and its commands, with its token. Waits for
+    /// a command in progress on it (its slot's lock), deletes in one transaction, then drops the
+    /// live journey, so a request waiting for the lock finds it gone (404).
+    pub fn delete(&self, id: &str, token: &str) -> ApiResult<()> {
+        let slot = self.live.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert_with(id, || Mutex::new(None));
+        let mut guard = slot.lock().unwrap_or_else(|p| p.into_inner());
+        let out = self.stored(id, "run_id").and_then(|stored| {
+            if sha256_hex(token) != stored.run.token_sha256 {
+                return Err(forbidden());
+            }
+            self.store.delete_journey(id).map_err(|e| super::runs::write_err(e, "the journey was not deleted"))?;
+            Ok(())
+        });
+        if out.is_ok() || out.as_ref().is_err_and(|e| e.status == StatusCode::NOT_FOUND) {
+            *guard = None;
+            self.live.lock().unwrap_or_else(|p| p.into_inner()).remove(id);
+        }
+        out
+    }
+
     pub fn get(&self, id: &str) -> ApiResult<JourneyView> {
         self.with_live(id, "run_id", |l| Ok(view(&l.run)))
     }
@@ -538,12 +562,7 @@ impl Journeys {
     ) -> ApiResult<CommandsResult> {
         let out = self.with_live(id, "run_id", |live| {
             if sha256_hex(token) != live.token_sha256 {
-                return Err(ApiError::new(
-                    StatusCode::FORBIDDEN,
-                    "forbidden",
-                    "this token does not open this journey",
-                    Some("Authorization"),
-                ));
+                return Err(forbidden());
             }
             let mut run = live.run.clone();
             let first = run.sequence() as usize;

@@ -75,6 +75,12 @@ impl Store {
         })
     }
 
+    /// Deletes journey `id` and its commands in one transaction; `false` when there was none.
+    pub fn delete_journey(&self, id: &str) -> Result<bool, StoreError> {
+        let id = id.to_string();
+        self.write(move |c| super::delete_journey_rows(c, &id))
+    }
+
     pub fn journey(&self, id: &str) -> Result<Option<StoredJourney>, StoreError> {
         self.read(|c| {
             let row = c

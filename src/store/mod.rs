@@ -875,6 +875,12 @@ fn configure(c: &Connection) -> rusqlite::Result<()> {
     Ok(())
 }
 
+/// Journey `id` and its commands; `false` if there was none.
+fn delete_journey_rows(c: &Connection, id: &str) -> Result<bool, StoreError> {
+    c.prepare_cached("DELETE FROM effect_commands WHERE run_id = ?1")?.execute([id])?;
+    Ok(c.prepare_cached("DELETE FROM effect_runs WHERE id = ?1")?.execute([id])? == 1)
+}
+
 /// Every row of run `id`, children first (they reference the run); `false` if there was none.
 fn delete_run_rows(c: &Connection, id: &str) -> Result<bool, StoreError> {
     for table in ["rounds", "events", "intents", "decisions", "chunks", "run_squads"] {

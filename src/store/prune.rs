@@ -18,7 +18,7 @@
 //! memory readable (`GET /runs/{id}`) until it evicts it; its store-backed reads answer 404.
 
 use super::{StoreError, now, schema};
-use rusqlite::{Connection, OpenFlags, params};
+use rusqlite::{Connection, OpenFlags};
 use std::path::Path;
 use std::time::Duration;
 
@@ -121,8 +121,7 @@ pub fn prune(path: &Path, older_than: Duration, dry_run: bool) -> Result<Pruned,
             if *is_run {
                 super::delete_run_rows(&tx, id)?;
             } else {
-                tx.prepare_cached("DELETE FROM effect_commands WHERE run_id = ?1")?.execute(params![id])?;
-                tx.prepare_cached("DELETE FROM effect_runs WHERE id = ?1")?.execute(params![id])?;
+                super::delete_journey_rows(&tx, id)?;
             }
         }
         tx.commit()?;
