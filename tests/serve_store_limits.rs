@@ -1,7 +1,7 @@
 //! What keeps a run store from filling its disk (issue 49 §4): `DELETE /runs/{id}` and
 //! `DELETE /effects/journeys/{id}` with their tokens, `microfut store prune` of old finished runs
-//! beside a running server, a cap on stored runs (`serve --max-runs`) answered with a clear 4xx,
-//! and a finished run's size.
+//! beside a running server, and caps on stored runs (`serve --max-runs`) and on the store's
+//! bytes (`serve --max-store-mb`) answered with a clear 4xx.
 
 mod common;
 
@@ -260,6 +260,73 @@ fn delete_removes_a_journey_and_its_commands_with_its_token_only() {
     let (_, doc) = http(&server.addr, "GET", "/api/v1/openapi.json", None, None);
     let op = &doc["paths"]["/api/v1/effects/journeys/{run_id}"]["delete"];
     assert!(op["responses"]["204"].is_object() && op["security"].is_array(), "{op}");
+}
+
+/// Bytes the cap counts: the file's pages in use (not its free ones) and its WAL.
+fn used_bytes(db: &Path) -> u64 {
+    let c = rusqlite::Connection::open(db).unwrap();
+    let pragma = |name: &str| c.query_row(&format!("PRAGMA {name}"), [], |r| r.get::<_, i64>(0)).unwrap() as u64;
+    let wal = std::fs::metadata(format!("{}-wal", db.display())).map_or(0, |m| m.len());
+    (pragma("page_count") - pragma("freelist_count")) * pragma("page_size") + wal
+}
+
+#[test]
+fn a_store_over_its_byte_cap_refuses_new_runs_and_journeys_until_runs_are_deleted() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("runs.db");
+    let server = start(&["serve", "--max-store-mb", "8"], &db);
+    let cap = 8 << 20;
+    // A run in progress when the store fills up.
+    let (playing, playing_token) = created(&server, 100);
+    assert_eq!(advance(&server, &playing, &playing_token, "round").0, 200);
+    let mut finished = Vec::new();
+    let refused = loop {
+        assert!(finished.len() < 12, "8 MiB hold a few finished runs, not {}", finished.len());
+        let (st, b) = create(&server.addr, finished.len() as u64 + 1);
+        if st != 201 {
+            break (st, b);
+        }
+        let (id, token) = (b["runId"].as_str().unwrap().to_string(), b["token"].as_str().unwrap().to_string());
+        assert_eq!(advance(&server, &id, &token, "end").0, 200);
+        finished.push((id, token));
+    };
+    assert!(finished.len() >= 2, "a finished run takes well under 4 MiB ({} fitted)", finished.len());
+    let (st, b) = refused;
+    assert_eq!((st, b["error"]["code"].as_str()), (409, Some("store_full")), "{b}");
+    let message = b["error"]["message"].as_str().unwrap();
+    for words in ["of the 8 MiB it may", "--max-store-mb", "DELETE /api/v1/runs/", "microfut store prune"] {
+        assert!(message.contains(words), "{words:?} in {message}");
+    }
+    assert!(used_bytes(&db) >= cap, "refused at {} bytes", used_bytes(&db));
+    let held = |db: &Path| {
+        rusqlite::Connection::open(db)
+            .unwrap()
+            .query_row("SELECT count(*) FROM runs", [], |r| r.get::<_, i64>(0))
+            .unwrap()
+    };
+    assert_eq!(held(&db), finished.len() as i64 + 1, "the refused run is not stored");
+    // Journeys too, naming their own delete route.
+    let (st, b) = http(&server.addr, "POST", "/api/v1/effects/journeys", Some(&json!({})), None);
+    assert_eq!((st, b["error"]["code"].as_str()), (409, Some("store_full")), "{b}");
+    assert!(b["error"]["message"].as_str().unwrap().contains("DELETE /api/v1/effects/journeys/"), "{b}");
+    // The run in progress plays on to its end: the cap stops new runs, not a match being played.
+    let (st, b) = advance(&server, &playing, &playing_token, "end");
+    assert_eq!(st, 200, "{b}");
+
+    // Deleting finished runs frees their pages (the file keeps its size): room again.
+    for (id, token) in &finished {
+        let (st, _) = http(&server.addr, "DELETE", &format!("/api/v1/runs/{id}"), None, Some(token));
+        assert_eq!(st, 204);
+    }
+    created(&server, 50);
+    create_journey(&server.addr);
+    drop(server);
+
+    for bad in ["0", "-5", "lots", "99999999999"] {
+        let out = common::run(&["serve", "--max-store-mb", bad, "--db", db.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "--max-store-mb {bad}");
+        assert!(common::stderr(&out).contains("--max-store-mb"), "{}", common::stderr(&out));
+    }
 }
 
 /// Pages of the store in use (not free) times the page size: what its runs take.

@@ -413,17 +413,7 @@ impl Journeys {
             journey: run.journey().id.clone(),
             seed,
         };
-        self.store.create_journey(&new).map_err(|e| match e {
-            crate::store::StoreError::Capacity { max } => ApiError::conflict(
-                "store_full",
-                None,
-                format!(
-                    "this server keeps at most {max} journeys and has that many: ask its operator to prune \
-                     finished ones (microfut store prune) or raise --max-runs"
-                ),
-            ),
-            e => super::runs::write_err(e, "the journey was not created"),
-        })?;
+        self.store.create_journey(&new).map_err(|e| super::runs::create_err(e, super::runs::Created::Journey))?;
         let journey = view(&run);
         self.remember(&id, Arc::new(Mutex::new(Some(Live { run, token_sha256: new.token_sha256 }))));
         Ok(CreatedJourney { token, journey })

@@ -90,17 +90,17 @@ async fn method_not_allowed(method: axum::http::Method, uri: axum::http::Uri) ->
     )
 }
 
-/// Opens the store (at most `max_runs` runs in it) and serves until interrupted, within `limits`
-/// (`crate::server`). Prints `listening on http://ADDR` once bound.
+/// Opens the store (within `store_limits`: runs, bytes) and serves until interrupted, within
+/// `limits` (`crate::server`). Prints `listening on http://ADDR` once bound.
 pub fn serve(
     catalog: Catalog,
     bind: SocketAddr,
     db: &std::path::Path,
-    max_runs: u64,
+    store_limits: crate::store::Limits,
     limits: crate::server::Limits,
 ) -> Result<(), String> {
     let store = Store::open(db).map_err(|e| e.to_string())?;
-    store.set_max_runs(max_runs);
+    store.set_limits(store_limits);
     // Space Football's battlefield rides along when the catalog holds a playable revision of it.
     let space = catalog.revision("space", None).ok().and_then(|r| crate::space::compile(r).ok());
     let space = match space {

@@ -133,6 +133,51 @@ pub(crate) fn write_err(e: crate::store::StoreError, what: &str) -> ApiError {
     }
 }
 
+/// What a creation makes, for `create_err`'s words.
+#[derive(Clone, Copy)]
+pub(crate) enum Created {
+    Run,
+    Journey,
+}
+
+/// A creation the store refused: over one of its caps, `409 store_full` naming the cap reached
+/// and how to make room; any other failure as `write_err`.
+pub(crate) fn create_err(e: crate::store::StoreError, what: Created) -> ApiError {
+    use crate::store::{StoreError, mib};
+    let (noun, delete) = match what {
+        Created::Run => ("runs", "DELETE /api/v1/runs/{runId} with the run's token"),
+        Created::Journey => ("journeys", "DELETE /api/v1/effects/journeys/{journeyId} with the journey's token"),
+    };
+    let room = "or ask its operator to prune old ones (microfut store prune)";
+    match e {
+        StoreError::Capacity { max } => ApiError::conflict(
+            "store_full",
+            None,
+            format!(
+                "this server keeps at most {max} {noun} (--max-runs) and has that many: delete {noun} you have \
+                 finished ({delete}), {room} or raise --max-runs"
+            ),
+        ),
+        StoreError::Bytes { used, max } => ApiError::conflict(
+            "store_full",
+            None,
+            format!(
+                "this server's run store is full: it uses {} MiB of the {} MiB it may (--max-store-mb): delete \
+                 runs and journeys you have finished ({delete}), {room} or raise --max-store-mb",
+                mib(used),
+                mib(max)
+            ),
+        ),
+        e => write_err(
+            e,
+            match what {
+                Created::Run => "the run was not created",
+                Created::Journey => "the journey was not created",
+            },
+        ),
+    }
+}
+
 fn forbidden() -> ApiError {
     ApiError::new(StatusCode::FORBIDDEN, "forbidden", "this token does not open this run", Some("Authorization"))
 }
@@ -323,18 +368,7 @@ impl Runs {
         // The kick-off is stored with the run, so the record of a run that has not advanced
         // yet replays (and an advance that fails cannot leave it out).
         let start = crate::store::events_json(m.events());
-        self.store.start_run(&new, start, m.stats()).map_err(|e| match e {
-            crate::store::StoreError::Capacity { max } => ApiError::conflict(
-                "store_full",
-                None,
-                format!(
-                    "this server keeps at most {max} runs and has that many: delete runs you have finished \
-                     (DELETE /api/v1/runs/{{runId}} with the run's token), or ask its operator to prune old ones \
-                     (microfut store prune) or raise --max-runs"
-                ),
-            ),
-            e => write_err(e, "the run was not created"),
-        })?;
+        self.store.start_run(&new, start, m.stats()).map_err(|e| create_err(e, Created::Run))?;
         let committed_events = m.events().len();
         let live = LiveRun {
             id: id.clone(),

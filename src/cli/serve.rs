@@ -17,6 +17,11 @@ pub struct ServeArgs {
     /// beyond it is refused (409 `store_full`) until runs are deleted or pruned.
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..), allow_hyphen_values = true)]
     pub max_runs: u64,
+    /// The most mebibytes (MiB) the store's file may use — its pages in use (those freed by
+    /// deleting or pruning runs are room again) and its WAL: over it, `POST /runs` and
+    /// `POST /effects/journeys` are refused (409 `store_full`); runs in progress still advance.
+    #[arg(long, value_name = "MiB", default_value_t = 2048, value_parser = clap::value_parser!(u64).range(1..=1 << 32), allow_hyphen_values = true)]
+    pub max_store_mb: u64,
     #[command(flatten)]
     pub connections: ConnectionArgs,
 }
@@ -66,5 +71,6 @@ fn seconds(s: &str) -> Result<Duration, String> {
 pub fn run(content: Option<&Path>, args: ServeArgs) -> CliResult {
     let limits = args.connections.limits()?;
     let catalog = load_catalog(content)?;
-    crate::api::serve(catalog, args.bind, &args.db, args.max_runs, limits).map_err(CliError::input)
+    let store_limits = crate::store::Limits { max_runs: args.max_runs, max_bytes: args.max_store_mb << 20 };
+    crate::api::serve(catalog, args.bind, &args.db, store_limits, limits).map_err(CliError::input)
 }

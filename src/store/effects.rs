@@ -44,7 +44,9 @@ impl Store {
     pub fn create_journey(&self, j: &NewJourney) -> Result<(), StoreError> {
         let j = j.clone();
         let max = self.max_runs();
+        let room = self.room();
         self.write(move |c| {
+            room.check(c)?;
             if max < u64::MAX {
                 let held: i64 = c.prepare_cached("SELECT count(*) FROM effect_runs")?.query_row([], |row| row.get(0))?;
                 if held as u64 >= max {

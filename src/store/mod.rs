@@ -57,7 +57,8 @@ use rusqlite::{Connection, OptionalExtension, params};
 use std::any::Any;
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, mpsc};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
 use tokio::sync::oneshot;
 
 #[derive(Debug, thiserror::Error)]
@@ -79,6 +80,15 @@ pub enum StoreError {
     /// A new run would take the store past its cap (`Store::set_max_runs`).
     #[error("the run store holds {max} runs, as many as it may")]
     Capacity { max: u64 },
+    /// The store's file (its pages in use and its WAL) is over its cap in bytes
+    /// (`Store::set_max_bytes`): no new run or journey.
+    #[error("the run store uses {} MiB, over the {} MiB it may (--max-store-mb)", mib(*.used), mib(*.max))]
+    Bytes { used: u64, max: u64 },
+}
+
+/// Bytes in whole mebibytes, rounded up (so a store just over its cap never reads "2048 of 2048").
+pub fn mib(bytes: u64) -> u64 {
+    bytes.div_ceil(1 << 20)
 }
 
 impl StoreError {
@@ -111,6 +121,11 @@ const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(2
 
 /// Most writes one transaction groups.
 const MAX_GROUP: usize = 256;
+
+/// The WAL is cut back to this size when it restarts after a checkpoint: a burst of writes (a
+/// prune, a checkpoint held back by a long read) would otherwise keep its high-water mark on
+/// disk for good, beside a store that `--max-store-mb` caps.
+const WAL_KEPT_BYTES: i64 = 32 << 20;
 
 /// Expired decisions are deleted once this many have accumulated past the retention, in one
 /// statement, rather than one row per advance; reads hide them meanwhile (`decisions`).
@@ -175,6 +190,13 @@ impl<T: 'static> Pending<T> {
     pub fn wait(self) -> Result<T, StoreError> {
         unpack(self.answer.blocking_recv().ok())
     }
+}
+
+/// A store's caps: runs (journeys counted apart) and bytes (`Store::set_max_bytes`).
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    pub max_runs: u64,
+    pub max_bytes: u64,
 }
 
 /// What a run pins, as created.
@@ -254,6 +276,11 @@ pub struct Store {
     opened: crate::sqlite_file::Identity,
     /// The cap on stored runs (`set_max_runs`); `u64::MAX`, no cap, until set.
     max_runs: std::sync::atomic::AtomicU64,
+    /// The cap in bytes on the file's pages in use and its WAL (`set_max_bytes`); `u64::MAX`
+    /// until set.
+    max_bytes: std::sync::atomic::AtomicU64,
+    /// The WAL's frames not yet copied into the file, in bytes, as the checkpointer last saw.
+    wal_backlog: Arc<AtomicU64>,
 }
 
 impl Drop for Store {
@@ -272,10 +299,17 @@ impl Drop for Store {
 
 /// Copies the WAL into the database file every `CHECKPOINT_EVERY`, on a connection of its own,
 /// so that neither the copy nor its fsync happens inside a commit (a `PASSIVE` checkpoint never
-/// blocks the writer). Stops when `stop` is dropped.
-fn checkpoint_periodically(conn: Connection, stop: mpsc::Receiver<()>) {
+/// blocks the writer), and leaves in `backlog` the bytes of WAL frames it could not copy yet
+/// (`Room`). Stops when `stop` is dropped.
+fn checkpoint_periodically(conn: Connection, stop: mpsc::Receiver<()>, backlog: Arc<AtomicU64>) {
+    let page = conn.pragma_query_value(None, "page_size", |r| r.get::<_, i64>(0)).unwrap_or(4096).max(0) as u64;
     while let Err(mpsc::RecvTimeoutError::Timeout) = stop.recv_timeout(CHECKPOINT_EVERY) {
-        let _ = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
+        let frames =
+            conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| Ok((r.get::<_, i64>(1)?, r.get::<_, i64>(2)?)));
+        if let Ok((log, copied)) = frames {
+            // A frame is a page and its 24-byte header.
+            backlog.store((log - copied).max(0) as u64 * (page + 24), Ordering::Relaxed);
+        }
     }
 }
 
@@ -418,9 +452,11 @@ impl Store {
         let ck = Connection::open(path).map_err(|e| open_err(&e))?;
         configure(&ck).map_err(|e| open_err(&e))?;
         let (stop, stopped) = mpsc::channel();
+        let wal_backlog = Arc::new(AtomicU64::new(0));
+        let backlog = wal_backlog.clone();
         let checkpointer = std::thread::Builder::new()
             .name("run-store-checkpoint".into())
-            .spawn(move || checkpoint_periodically(ck, stopped))
+            .spawn(move || checkpoint_periodically(ck, stopped, backlog))
             .map_err(|e| open_err(&e))?;
         let opened = crate::sqlite_file::identity(path).map_err(|e| open_err(&e))?;
         let file = File { path: path.to_path_buf(), opened, reported: false };
@@ -437,6 +473,8 @@ impl Store {
             readers: Mutex::new(Vec::new()),
             opened,
             max_runs: std::sync::atomic::AtomicU64::new(u64::MAX),
+            max_bytes: std::sync::atomic::AtomicU64::new(u64::MAX),
+            wal_backlog,
         })
     }
 
@@ -512,7 +550,9 @@ impl Store {
         let r = r.clone();
         let stats = serde_json::to_string(stats).map_err(corrupt)?;
         let max = self.max_runs();
+        let room = self.room();
         self.write(move |c| {
+            room.check(c)?;
             if max < u64::MAX {
                 let held: i64 = c.prepare_cached("SELECT count(*) FROM runs")?.query_row([], |row| row.get(0))?;
                 if held as u64 >= max {
@@ -552,6 +592,12 @@ impl Store {
         })
     }
 
+    /// Both caps at once (`serve --max-runs`, `--max-store-mb`).
+    pub fn set_limits(&self, limits: Limits) {
+        self.set_max_runs(limits.max_runs);
+        self.set_max_bytes(limits.max_bytes);
+    }
+
     /// At most `max` runs are stored: `start_run` refuses the next one (`Capacity`).
     pub fn set_max_runs(&self, max: u64) {
         self.max_runs.store(max, std::sync::atomic::Ordering::Relaxed);
@@ -559,6 +605,19 @@ impl Store {
 
     fn max_runs(&self) -> u64 {
         self.max_runs.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// No new run or journey once the file's pages in use and its WAL take `max` bytes or more
+    /// (`StoreError::Bytes`); runs in progress still advance, so a person's match is never cut
+    /// short by the cap. Pages freed by deleting or pruning runs count as room: SQLite writes
+    /// new rows into them before it grows the file.
+    pub fn set_max_bytes(&self, max: u64) {
+        self.max_bytes.store(max, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// What a creation's write job checks the store's size against.
+    fn room(&self) -> Room {
+        Room { wal: self.wal_backlog.load(Ordering::Relaxed), max: self.max_bytes.load(Ordering::Relaxed) }
     }
 
     /// How many runs the store holds.
@@ -863,6 +922,35 @@ enum NewRows {
     Sealed(Vec<chunks::Seal>),
 }
 
+/// The cap in bytes as a creation's write job sees it.
+struct Room {
+    /// The WAL's frames not yet copied into the file (`checkpoint_periodically`): the WAL file
+    /// itself keeps its high-water mark (up to `WAL_KEPT_BYTES`) after a checkpoint, space it
+    /// reuses and no run holds, so its length would keep a small cap full for good.
+    wal: u64,
+    max: u64,
+}
+
+impl Room {
+    fn check(&self, c: &Connection) -> Result<(), StoreError> {
+        if self.max == u64::MAX {
+            return Ok(());
+        }
+        let used = pages_in_use(c)? + self.wal;
+        if used >= self.max { Err(StoreError::Bytes { used, max: self.max }) } else { Ok(()) }
+    }
+}
+
+/// (page_count − freelist_count) × page_size, as the connection sees the file (the writer's
+/// own transaction and the WAL's committed pages included).
+fn pages_in_use(c: &Connection) -> Result<u64, StoreError> {
+    let pragma = |name: &str| -> Result<u64, StoreError> {
+        Ok(c.pragma_query_value(None, name, |r| r.get::<_, i64>(0))?.max(0) as u64)
+    };
+    let pages = pragma("page_count")?.saturating_sub(pragma("freelist_count")?);
+    Ok(pages * pragma("page_size")?)
+}
+
 fn configure(c: &Connection) -> rusqlite::Result<()> {
     c.busy_timeout(std::time::Duration::from_secs(5))?;
     c.pragma_update(None, "journal_mode", "WAL")?;
@@ -872,6 +960,7 @@ fn configure(c: &Connection) -> rusqlite::Result<()> {
     // index pages of a hundred runs in turn. (A larger page cache costs more than it saves: SQLite
     // walks its whole hash at the end of every transaction.)
     c.pragma_update(None, "mmap_size", MMAP_BYTES)?;
+    c.pragma_update(None, "journal_size_limit", WAL_KEPT_BYTES)?;
     Ok(())
 }
 
