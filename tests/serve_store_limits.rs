@@ -380,3 +380,37 @@ fn a_finished_match_takes_at_most_2_mb_of_store() {
     assert_eq!(read(&id)["decisions"].to_string(), read(&stepped)["decisions"].to_string());
     drop(warm);
 }
+
+/// The byte cap counts the WAL's frames not yet checkpointed, not the WAL file's length: after a
+/// checkpoint the file keeps its high-water mark (space it reuses, holding no run), which would
+/// keep a small cap full for good. Here one big write (not a run) grows the WAL past the cap and
+/// is undone; once checkpointed, runs are created again with the WAL file still over the cap.
+#[test]
+fn a_wal_file_grown_past_the_cap_does_not_keep_the_store_full() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("runs.db");
+    let server = start(&["serve", "--max-store-mb", "8"], &db);
+    created(&server, 1);
+    let c = rusqlite::Connection::open(&db).unwrap();
+    c.busy_timeout(std::time::Duration::from_secs(10)).unwrap();
+    c.execute_batch(
+        "CREATE TABLE scratch (b BLOB); INSERT INTO scratch VALUES (zeroblob(12 << 20)); DROP TABLE scratch;",
+    )
+    .unwrap();
+    drop(c);
+    let wal = || std::fs::metadata(format!("{}-wal", db.display())).unwrap().len();
+    assert!(wal() >= 12 << 20, "the WAL grew past the cap: {} bytes", wal());
+    // The checkpointer copies it into the file within a few of its 250 ms turns.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let (st, b) = create(&server.addr, 2);
+        if st == 201 {
+            break;
+        }
+        assert_eq!((st, b["error"]["code"].as_str()), (409, Some("store_full")), "{b}");
+        assert!(std::time::Instant::now() < deadline, "still refused once the WAL was checkpointed: {b}");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(wal() >= 8 << 20, "the WAL file kept its length ({} bytes), and is not what the cap counts", wal());
+    assert!(pages_in_use(&db) < 8 << 20);
+}
