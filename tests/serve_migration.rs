@@ -121,8 +121,15 @@ fn a_finished_run_stored_before_chunks_reads_the_same_bytes() {
     for (name, run) in runs.as_object().unwrap() {
         for (what, answer) in run["answers"].as_object().unwrap() {
             let path = format!("/api/v1{}", answer["path"].as_str().unwrap());
-            let (st, _, body) = http_text(&server.addr, "GET", &path, None, None);
+            let (st, _, mut body) = http_text(&server.addr, "GET", &path, None, None);
             assert_eq!(st, 200, "{name} {what}: {body}");
+            if what == "record" {
+                // Records gained a seal after this store was written (the digests of what replay
+                // cannot recompute): without it, the record is the old server's, byte for byte.
+                let mut v: Value = serde_json::from_str(&body).unwrap();
+                assert!(v.as_object_mut().unwrap().remove("seal").is_some(), "{name}: the record has no seal");
+                body = serde_json::to_string(&v).unwrap();
+            }
             assert_eq!(body.len() as u64, answer["bytes"].as_u64().unwrap(), "{name} {what}");
             let sha = Sha256::digest(body.as_bytes()).iter().map(|b| format!("{b:02x}")).collect::<String>();
             assert_eq!(sha, answer["sha256"].as_str().unwrap(), "{name} {what}: not the bytes the old server sent");
