@@ -7,6 +7,7 @@ use super::candidate::{Candidate, Kind};
 use super::content::{ControlOutcome, DuelOutcome, FoulCall, PassOutcome, SaveOutcome, ShotOutcome};
 use super::events::EventKind;
 use super::geometry::V2;
+use super::projection::RollRole;
 use super::round2;
 use super::set_pieces::Taker;
 use super::state::{Ball, Line, Restart, RestartKind};
@@ -79,10 +80,27 @@ impl Match {
 
     /// After a carry (or a dribble at `only`), an opponent within reach challenges the carrier.
     fn after_carry(&mut self, c: usize, only: Option<usize>) {
+        let cpos = self.state.players[c].pos;
+        let defender = self.challenger(c, only);
+        self.state.ball = cpos;
+        if let Some(o) = defender {
+            let moving = self.carrier_moving(c);
+            // Taken on, a defender must tackle; otherwise he tackles only when it is worth it
+            // and contains the carrier when it is not.
+            if only.is_some() || self.would_tackle(c, o, cpos, moving) {
+                self.duel(c, o, moving, only.is_some());
+            }
+        }
+    }
+
+    /// Who challenges carrier `c` where his run ended: the man he takes on (`only`) if still
+    /// within the take-on's reach, or else the nearest opponent within reach who may challenge
+    /// him there and is not still beaten by him. No die: known once the players have moved.
+    pub(super) fn challenger(&self, c: usize, only: Option<usize>) -> Option<usize> {
         let t = self.state.players[c].team;
         let cpos = self.state.players[c].pos;
         let reach = self.rules.params.tackle_reach;
-        let defender = match only {
+        match only {
             Some(o) if self.state.players[o].pos.dist(cpos) <= self.rules.params.take_on_reach_factor * reach => {
                 Some(o)
             }
@@ -97,28 +115,48 @@ impl Match {
                     let db = self.state.players[b].pos.dist(cpos);
                     da.total_cmp(&db).then(a.cmp(&b))
                 }),
-        };
-        self.state.ball = cpos;
-        if let Some(o) = defender {
-            let moving = self.state.players[c].moved > self.rules.params.still_threshold;
-            // Taken on, a defender must tackle; otherwise he tackles only when it is worth it
-            // and contains the carrier when it is not.
-            if only.is_some() || self.would_tackle(c, o, cpos, moving) {
-                self.duel(c, o, moving, only.is_some());
-            }
         }
+    }
+
+    /// Whether carrier `c` moved this round (a duel on the move is a dribble, else a shield).
+    pub(super) fn carrier_moving(&self, c: usize) -> bool {
+        self.state.players[c].moved > self.rules.params.still_threshold
+    }
+
+    /// Sets both duellists' context and evaluates their tests: ((the carrier's pipeline, its
+    /// resolution), (the defender's pipeline, its resolution)). The duel rolls these.
+    pub(super) fn prepare_duel(
+        &mut self,
+        c: usize,
+        o: usize,
+        moving: bool,
+    ) -> ((usize, Resolution), (usize, Resolution)) {
+        let pipes = self.rules.pipes;
+        self.set_match_state(c);
+        self.set_match_state(o);
+        let cp = if moving { pipes.dribble } else { pipes.protection };
+        let op = self.tackle_pipe(o);
+        ((cp, self.estimate(c, cp)), (op, self.estimate(o, op)))
+    }
+
+    /// The share of the duels carrier `c` loses where he stands that the referee calls as
+    /// fouls (0.6 `tackle_foul_share`, outside the defender's own box), when a die decides it.
+    pub(super) fn tackle_foul_share(&self, c: usize) -> Option<f64> {
+        let t = self.state.players[c].team;
+        self.rules
+            .since_0_6
+            .tackle_foul_share
+            .filter(|_| !self.rules.pitch.in_own_box(self.frame(1 - t, self.state.players[c].pos)))
     }
 
     /// A carrier's duel with a defender; `take_on` when the carrier chose to beat him.
     fn duel(&mut self, c: usize, o: usize, moving: bool, take_on: bool) {
         let t = self.state.players[c].team;
-        let pipes = self.rules.pipes;
         self.state.players[c].duel = true;
         self.state.players[o].duel = true;
-        self.set_match_state(c);
-        self.set_match_state(o);
-        let (_, croll) = self.test(c, if moving { pipes.dribble } else { pipes.protection });
-        let (_, droll) = self.test(o, self.tackle_pipe(o));
+        let ((cp, cres), (op, ores)) = self.prepare_duel(c, o, moving);
+        let croll = self.roll(c, cp, &cres, RollRole::Duel);
+        let droll = self.roll(o, op, &ores, RollRole::Tackle);
         let diff = droll.margin - croll.margin;
         let outcome = self.rules.tackle_outcome.of(diff as f64);
         let (cw, dw) = (self.who(c), self.who(o));
@@ -162,9 +200,7 @@ impl Match {
             // 0.6: outside his own box, a share of the duels a defender wins are fouls — he
             // went through the man; the carrier's side has a free kick and no tackle is counted.
             DuelOutcome::Loose | DuelOutcome::Steal
-                if self.rules.since_0_6.tackle_foul_share.is_some_and(|s| {
-                    !self.rules.pitch.in_own_box(self.frame(1 - t, self.state.players[c].pos)) && self.dice.unit() < s
-                }) =>
+                if self.tackle_foul_share(c).is_some_and(|s| self.dice.unit() < s) =>
             {
                 if moving {
                     self.stats[t].dribbles_lost += 1;
@@ -255,7 +291,11 @@ impl Match {
             self.set(o, s.q_int, q_int);
             self.set_match_state(o);
             self.set_orientation(o, meet);
-            let (_, roll) = self.test(o, pipe);
+            let role = match ball {
+                Struck::Pass => RollRole::Interception,
+                Struck::Shot => RollRole::Block,
+            };
+            let (_, roll) = self.test(o, pipe, role);
             let wins = if compare { roll.margin > margin } else { roll.success };
             if wins {
                 return Some(o);
@@ -264,16 +304,24 @@ impl Match {
         None
     }
 
+    /// Sets a pass's (or throw's) context from the carrier to `to` and evaluates its test.
+    pub(super) fn prepare_pass(&mut self, c: usize, to: V2, pipe: usize) -> Resolution {
+        let s = self.rules.slots;
+        let from = self.state.players[c].pos;
+        self.set(c, s.distance, from.dist(to));
+        self.set_orientation(c, to);
+        self.set_pressure(c, from);
+        self.set_match_state(c);
+        self.estimate(c, pipe)
+    }
+
     fn pass(&mut self, c: usize, r: usize, pipe: usize) {
         let t = self.state.players[c].team;
         let s = self.rules.slots;
         let from = self.state.players[c].pos;
         let to = self.state.players[r].pos;
-        self.set(c, s.distance, from.dist(to));
-        self.set_orientation(c, to);
-        self.set_pressure(c, from);
-        self.set_match_state(c);
-        let (res, roll) = self.test(c, pipe);
+        let res = self.prepare_pass(c, to, pipe);
+        let roll = self.roll(c, pipe, &res, RollRole::Action);
         let set_piece = self.set_piece_name();
         self.stats[t].passes += 1;
         let (outcome, at) = if res.possible {
@@ -331,7 +379,7 @@ impl Match {
         self.set_pressure(r, at);
         self.set_orientation(r, from);
         self.set_match_state(r);
-        let (_, roll) = self.test(r, self.rules.pipes.control);
+        let (_, roll) = self.test(r, self.rules.pipes.control, RollRole::Control);
         match self.rules.control_outcome.of(roll.margin as f64) {
             ControlOutcome::Clean => {
                 self.hold(r);
@@ -354,15 +402,23 @@ impl Match {
 
     // ---- crossing and the aerial duel (document §25, §31) ----
 
-    fn cross(&mut self, c: usize, landing: V2, pipe: usize, zone: Option<u8>) {
-        let t = self.state.players[c].team;
+    /// Sets a cross's (or a set piece's delivery's) context towards `landing` and evaluates its
+    /// test.
+    pub(super) fn prepare_cross(&mut self, c: usize, landing: V2, pipe: usize) -> Resolution {
         let s = self.rules.slots;
         let from = self.state.players[c].pos;
         self.set(c, s.distance, from.dist(landing));
         self.set_orientation(c, landing);
         self.set_pressure(c, from);
         self.set_match_state(c);
-        let (_, roll) = self.test(c, pipe);
+        self.estimate(c, pipe)
+    }
+
+    fn cross(&mut self, c: usize, landing: V2, pipe: usize, zone: Option<u8>) {
+        let t = self.state.players[c].team;
+        let from = self.state.players[c].pos;
+        let res = self.prepare_cross(c, landing, pipe);
+        let roll = self.roll(c, pipe, &res, RollRole::Action);
         self.stats[t].crosses += 1;
         let (outcome, at) = self.arrival(roll.margin, landing);
         let cw = self.who(c);
@@ -462,7 +518,7 @@ impl Match {
                 } else {
                     self.rules.pipes.aerial_duel
                 };
-                let (_, roll) = self.test(p, pipe);
+                let (_, roll) = self.test(p, pipe, RollRole::Aerial);
                 if roll.margin > best {
                     best = roll.margin;
                     leaders.clear();
@@ -541,8 +597,7 @@ impl Match {
             Some(RestartKind::FreeKick) => Some(self.wall_size(c)),
             _ => None,
         };
-        let roll = res.roll(&mut self.dice, &self.rules.rs.pipelines[pipe]);
-        self.journal(c, pipe, &res, roll);
+        let roll = self.roll(c, pipe, &res, if header { RollRole::Header } else { RollRole::Action });
         let margin = roll.margin;
         self.stats[t].shots += 1;
         self.stats[t].shot_probability_sum += res.chance();
@@ -593,7 +648,7 @@ impl Match {
         let k = self.keeper(1 - t);
         self.prepare_keeper(k, c);
         self.set_scaled(k, self.rules.slots.shot_margin, margin as f64);
-        let (kres, kroll) = self.test(k, self.rules.pipes.save);
+        let (kres, kroll) = self.test(k, self.rules.pipes.save, RollRole::Save);
         let keeper = super::events::KeeperTest {
             value: kres.value,
             margin: kroll.margin,
@@ -679,7 +734,7 @@ impl Match {
             m.set_pressure(p, ball);
             m.set_orientation(p, ball);
             m.set_match_state(p);
-            m.test(p, m.rules.pipes.control).1
+            m.test(p, m.rules.pipes.control, RollRole::Gather).1
         };
         match (nearest[0], nearest[1]) {
             (None, None) => {}

@@ -22,6 +22,9 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// Every kind, as intents name them.
+    pub const ALL: [Kind; 6] = [Kind::Carry, Kind::Pass, Kind::Cross, Kind::Shoot, Kind::Dribble, Kind::Throw];
+
     pub fn name(self) -> &'static str {
         match self {
             Kind::Carry => "carry",
@@ -67,7 +70,96 @@ impl fmt::Display for Intent {
     }
 }
 
+/// What a declared action comes to once the round's players have moved (the rules' step 4,
+/// which draws no die): known exactly when it is declared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Branch {
+    /// The action's own test is rolled (a pass, a throw, a cross, a shot, a penalty).
+    Test,
+    /// A carry or a dribble meets a defender who tackles: the carrier's test against his,
+    /// compared by margins.
+    Duel,
+    /// Nobody can reach the carrier where his run ends: no test is rolled.
+    Unchallenged,
+    /// The defender who can reach him holds off and contains him: no test is rolled.
+    Contained,
+    /// The man a dribble aims at is no longer within reach when the run ends: no test is rolled.
+    OutOfReach,
+}
+
+impl Branch {
+    pub fn name(self) -> &'static str {
+        match self {
+            Branch::Test => "test",
+            Branch::Duel => "duel",
+            Branch::Unchallenged => "unchallenged",
+            Branch::Contained => "contained",
+            Branch::OutOfReach => "out_of_reach",
+        }
+    }
+}
+
+/// One test as it will be rolled: whose, which pipeline, against what, with which chance.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct TestOdds {
+    /// Player index …
+    pub player: usize,
+    /// … and his shirt.
+    pub shirt: u32,
+    /// Pipeline index in the ruleset.
+    pub pipeline: usize,
+    /// The difficulty's whole part (`None`: the test is impossible, a requirement fails) and the
+    /// fraction with which it is rolled against the next one up (0.6).
+    pub difficulty: Option<i32>,
+    pub fraction: f64,
+    /// Exact chance of success: bit for bit the `probability` of the roll that resolves it.
+    pub probability: f64,
+}
+
+/// The odds a person is shown for one of his candidates, priced on the geometry its roll will
+/// use: the candidate's own step 4 (every player's movement, the carrier's run) is played on the
+/// match as it stands, the action's test inputs are set by the functions the action itself
+/// rolls with, and everything is put back (`Match::price_for_person`). Every figure here is
+/// exact under the rules; the NPC's estimates stay on the candidate (`probability`, `success`,
+/// `goal_chance`), computed before the movement.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Odds {
+    pub branch: Branch,
+    /// The action's own test (in a duel: the carrier's); `None` when no test will be rolled.
+    pub test: Option<TestOdds>,
+    /// The defender's test in a duel.
+    pub opponent: Option<TestOdds>,
+    /// In a duel: the chance the carrier wins it (the content's duel table over both margins).
+    pub wins: Option<f64>,
+    /// In a duel the carrier loses: the share of such duels called as fouls, which give his
+    /// side a free kick (0.6 `tackle_foul_share`, outside the defender's box; 0 otherwise).
+    pub foul_share: Option<f64>,
+    /// The headline a person reads. For a pass, a throw, a cross, a shot or a penalty: its
+    /// test's chance. For a carry or a dribble: the chance his side still has the ball (or a
+    /// free kick) after the challenge — `wins + (1 − wins) × foul_share` in a duel, 1 without one.
+    pub headline: f64,
+    /// The chance of a goal, for a shot (its blockers and the keeper, every margin) and a
+    /// penalty (the keeper's dive by the content's odds); `None` for other actions.
+    pub goal: Option<f64>,
+    /// Metres gained towards the opponents' goal: to where the ball is aimed, or to where the
+    /// carrier's run ends.
+    pub gain: f64,
+}
+
+impl Odds {
+    /// The headline of a duel from its parts, the one formula the engine and its tests use.
+    pub fn duel_keep(wins: f64, foul_share: f64) -> f64 {
+        wins + (1.0 - wins) * foul_share
+    }
+}
+
 /// One action the carrier could try, with every term of its score.
+///
+/// The numeric terms (`probability`, `success`, `goal_chance`, `gain`, `threat`, …) are the
+/// NPC's: estimated on the positions before the round's movement, as it scores them (the
+/// decision log writes them). A person's candidates also carry `odds`, the exact figures on
+/// the geometry the roll will use.
 #[derive(Debug, Clone, Serialize)]
 pub struct Candidate {
     pub kind: Kind,
@@ -87,12 +179,14 @@ pub struct Candidate {
     /// a goal kick, a delivery, a free kick, a penalty).
     #[serde(skip)]
     pub pipe: Option<usize>,
-    /// Exact probability that the action's own test succeeds.
+    /// The NPC's estimate of the chance the action's own test succeeds: exact on the
+    /// positions before the round's movement (1 for a carry, which has no test of its own).
     pub probability: f64,
-    /// Probability that the team keeps the ball through the action (interceptions, duels,
-    /// reception included).
+    /// The NPC's estimate of the chance the team keeps the ball through the action
+    /// (interceptions, duels, reception included), before the round's movement.
     pub success: f64,
-    /// Probability that the action ends in a goal (a shot; a cross headed in), else 0.
+    /// The NPC's estimate of the chance the action ends in a goal (a shot; a cross headed in),
+    /// else 0.
     pub goal_chance: f64,
     /// That probability against the content's expected keeper (engine 0.5.6), which the NPC
     /// weighs instead; `None`: the NPC weighs `goal_chance`.
@@ -119,6 +213,9 @@ pub struct Candidate {
     /// of the keep chance (see `Match::pass_keep_bound`).
     #[serde(skip)]
     pub(super) unweighed: Option<(crate::dice::Difficulty, f64)>,
+    /// The exact odds of a person's candidate (`None` for the NPC's, and in the decision log).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub odds: Option<Odds>,
 }
 
 fn is_zero(x: &f64) -> bool {
@@ -151,6 +248,7 @@ impl Candidate {
             score: 0.0,
             pruned: None,
             unweighed: None,
+            odds: None,
         }
     }
 
@@ -166,27 +264,66 @@ impl Candidate {
         }
     }
 
-    /// A short explanation for a person choosing among candidates.
-    pub fn explain(&self) -> String {
-        let what = match (self.kind, self.target) {
+    /// What the candidate tries, in words: `pass to #9`, `deliver to the far post`.
+    pub fn describe(&self) -> String {
+        let zone = || self.zone.as_deref().unwrap_or_default().replace('_', " ");
+        match (self.kind, self.target) {
             (Kind::Carry, Target::Direction(d)) => format!("carry the ball {d}° off the line to goal"),
             (Kind::Pass, Target::Player(s)) => format!("pass to #{s}"),
             (Kind::Throw, Target::Player(s)) => format!("throw to #{s}"),
             (Kind::Dribble, Target::Player(s)) => format!("take on #{s}"),
-            (Kind::Shoot, _) if self.zone.is_some() => format!("shoot {}", self.zone.as_deref().unwrap_or_default()),
+            (Kind::Shoot, _) if self.zone.is_some() => format!("shoot {}", zone()),
             (Kind::Shoot, _) => "shoot".to_string(),
-            (Kind::Cross, _) if self.zone.is_some() => {
-                format!("deliver to the {}", self.zone.as_deref().unwrap_or_default().replace('_', " "))
-            }
+            (Kind::Cross, _) if self.zone.is_some() => format!("deliver to the {}", zone()),
             (Kind::Cross, _) => "cross into the box".to_string(),
             (k, _) => k.name().to_string(),
+        }
+    }
+
+    /// A short explanation for a person choosing among candidates: a person's candidate with its
+    /// exact odds (the NPC's estimates named as such), the NPC's with its terms.
+    pub fn explain(&self) -> String {
+        let what = self.describe();
+        let pct = |p: f64| format!("{:.0}%", p * 100.0);
+        let Some(o) = &self.odds else {
+            return format!(
+                "{what}: test {:.0}%, keeps the ball {:.0}%, gains {:.0} m, threat {:.2}",
+                self.probability * 100.0,
+                self.success * 100.0,
+                self.gain,
+                self.threat
+            );
         };
-        format!(
-            "{what}: test {:.0}%, keeps the ball {:.0}%, gains {:.0} m, threat {:.2}",
-            self.probability * 100.0,
-            self.success * 100.0,
-            self.gain,
-            self.threat
-        )
+        let head = match (o.branch, o.wins, o.opponent) {
+            (Branch::Duel, Some(wins), Some(d)) => format!(
+                "keeps the ball {} = wins the duel with #{} {}{}",
+                pct(o.headline),
+                d.shirt,
+                pct(wins),
+                match o.foul_share {
+                    Some(s) if s > 0.0 => format!(" + fouled in {} of the rest", pct(s)),
+                    _ => String::new(),
+                }
+            ),
+            (Branch::Unchallenged, ..) => "keeps the ball 100% (nobody can reach him)".into(),
+            (Branch::Contained, ..) => "keeps the ball 100% (the man who can reach him holds off)".into(),
+            (Branch::OutOfReach, ..) => "keeps the ball 100% (his man is out of reach: no duel)".into(),
+            _ => format!("test {}", pct(o.headline)),
+        };
+        let mut parts = vec![head];
+        match (self.kind, o.goal) {
+            (_, Some(g)) => parts.push(format!("goal {}", pct(g))),
+            (Kind::Pass | Kind::Throw | Kind::Cross, None) => {
+                parts.push(format!("keeps the ball ≈{} (NPC's estimate)", pct(self.success)));
+                if self.kind == Kind::Cross {
+                    parts.push(format!("goal ≈{} (NPC's estimate)", pct(self.goal_chance)));
+                }
+            }
+            _ => {}
+        }
+        if self.kind != Kind::Shoot {
+            parts.push(format!("gains {:.0} m", o.gain));
+        }
+        format!("{what}: {}", parts.join(", "))
     }
 }

@@ -17,6 +17,7 @@ mod legacy;
 pub mod log;
 mod movement;
 mod npc;
+mod odds;
 mod positioning;
 pub mod projection;
 pub mod set_pieces;
@@ -26,7 +27,7 @@ pub mod state;
 pub mod stats;
 
 pub use crate::pipeline::NonFinite;
-pub use candidate::{Candidate, Intent, Kind, Target};
+pub use candidate::{Branch, Candidate, Intent, Kind, Odds, Target, TestOdds};
 pub use content::{ContentError, Rules};
 pub use events::{Event, EventKind, Who};
 pub use setup::{SetupError, Team};
@@ -38,6 +39,7 @@ use crate::dice::{Dice, Difficulty};
 use crate::pipeline::{Resolution, Roll};
 use geometry::{V2, angle_between};
 use log::DecisionLog;
+use projection::RollRole;
 use serde::{Deserialize, Serialize};
 use state::{Ball, Line, State};
 use std::sync::Arc;
@@ -297,6 +299,10 @@ impl Match {
     pub fn finished(&self) -> bool {
         self.state.finished
     }
+    /// The restart the carrier is taking this round (a kick-off, a corner, a penalty …), if any.
+    pub fn restart_taken(&self) -> Option<state::RestartKind> {
+        self.taking
+    }
 
     /// Makes the NPC weigh every candidate exactly instead of stopping when no remaining bound
     /// can beat the best exact score. The choice is the same either way (a test plays whole
@@ -356,6 +362,7 @@ impl Match {
                 Step::Round
             }
             Some(carrier) if Some(self.state.players[carrier].team) == self.human => {
+                self.price_for_person(carrier);
                 self.pending = Some(Pending { carrier });
                 Step::Decision
             }
@@ -515,6 +522,18 @@ impl Match {
 
     /// Steps 4–11: movement, the action and its opposition, effects, stamina, clock.
     fn finish_round(&mut self, choice: Option<(usize, usize)>) {
+        let action = choice.map(|(carrier, c)| (carrier, self.candidates[c].clone()));
+        self.step_four(action.as_ref());
+        if let Some((carrier, cand)) = action {
+            self.resolve(carrier, &cand);
+        }
+        self.after_round();
+    }
+
+    /// Step 4 for the round's action (or none): destinations, every player's movement, the
+    /// carrier's run. Draws no die, so the geometry a declared action is rolled on is known when
+    /// it is declared; `price_for_person` plays it on a copy for each candidate.
+    fn step_four(&mut self, action: Option<&(usize, Candidate)>) {
         // Movement changes stamina-free context only; duel values stay valid for the round.
         for p in self.state.players.iter_mut() {
             p.moved = 0.0;
@@ -522,14 +541,11 @@ impl Match {
             p.with_ball = false;
             p.pace = 0;
         }
-        let action = choice.map(|(carrier, c)| (carrier, self.candidates[c].clone()));
-        self.compute_targets(action.as_ref());
-        self.move_players(action.as_ref());
-        if let Some((carrier, cand)) = action {
-            self.state.players[carrier].with_ball = true;
-            self.resolve(carrier, &cand);
+        self.compute_targets(action);
+        self.move_players(action);
+        if let Some((carrier, _)) = action {
+            self.state.players[*carrier].with_ball = true;
         }
-        self.after_round();
     }
 
     fn after_round(&mut self) {
@@ -695,11 +711,18 @@ impl Match {
     }
 
     /// Evaluates and rolls: a real test, advancing the dice.
-    fn test(&mut self, p: usize, pipe: usize) -> (Resolution, Roll) {
+    fn test(&mut self, p: usize, pipe: usize, role: RollRole) -> (Resolution, Roll) {
         let r = self.estimate(p, pipe);
-        let roll = r.roll(&mut self.dice, &self.rules.rs.pipelines[pipe]);
-        self.journal(p, pipe, &r, roll);
+        let roll = self.roll(p, pipe, &r, role);
         (r, roll)
+    }
+
+    /// Rolls a test whose inputs were set and evaluated (`r`): the half of [`Match::test`] that
+    /// advances the dice, so an action prices its test and rolls it with the same code.
+    fn roll(&mut self, p: usize, pipe: usize, r: &Resolution, role: RollRole) -> Roll {
+        let roll = r.roll(&mut self.dice, &self.rules.rs.pipelines[pipe]);
+        self.journal(p, pipe, r, roll, role);
+        roll
     }
 
     /// A dice-chosen direction (execution variance: a wayward ball, a heavy touch).

@@ -419,49 +419,6 @@ impl Match {
         }
     }
 
-    /// The contributions behind a candidate's own test (pass, cross, shot, dribble; a carry has
-    /// none), as the content's pipeline explains them. Read-only: no die is drawn.
-    pub fn explain_candidate(&mut self, i: usize) -> Option<crate::pipeline::Explanation> {
-        let carrier = self.state.holder()?;
-        let cand = self.candidates.get(i)?.clone();
-        let s = self.rules.slots;
-        let pipes = self.rules.pipes;
-        let pos = self.state.players[carrier].pos;
-        let pipe = match cand.kind {
-            Kind::Carry => return None,
-            Kind::Pass | Kind::Throw => cand.pipe.unwrap_or(pipes.pass),
-            Kind::Cross => cand.pipe.unwrap_or(pipes.cross),
-            Kind::Shoot => cand.pipe.unwrap_or(pipes.finishing),
-            Kind::Dribble => pipes.dribble,
-        };
-        // Explanations show inputs: exact angles, not their bins' stand-ins.
-        self.exact_angles = true;
-        self.set_pressure(carrier, pos);
-        self.set_match_state(carrier);
-        match cand.kind {
-            Kind::Pass | Kind::Cross | Kind::Throw => {
-                self.set(carrier, s.distance, pos.dist(cand.dest));
-                self.set_orientation(carrier, cand.dest);
-            }
-            Kind::Shoot => {
-                self.prepare_strike(carrier, pipe);
-                if let (Some(i), Some(sp)) = (cand.zone_index, self.rules.set_pieces.as_ref())
-                    && self.set_piece_now() == Some(super::state::RestartKind::Penalty)
-                {
-                    let (slot, m) = (sp.aim_slot, sp.penalty.aims[i as usize].modifier);
-                    self.set(carrier, slot, m);
-                }
-            }
-            Kind::Carry | Kind::Dribble => {}
-        }
-        let pl = &self.rules.rs.pipelines[pipe];
-        let mut trace = Vec::new();
-        let r = pl.resolve_traced(&self.state.players[carrier].inputs, &mut trace);
-        self.check_finite(pipe, &r);
-        self.exact_angles = false;
-        Some(pl.explain(&trace, &r))
-    }
-
     /// (chance of the strike's own test, chance of a goal) for player `p` shooting from where he
     /// stands — against the keeper and any blocker where they stand. A projection: no die.
     pub fn strike_chances(&mut self, p: usize, header: bool) -> (f64, f64) {

@@ -21,7 +21,7 @@ impl Match {
                 continue;
             }
             self.set_match_state(p);
-            let (_, roll) = self.test(p, pipe);
+            let (_, roll) = self.test(p, pipe, super::projection::RollRole::Positioning);
             self.state.players[p].error = if roll.margin < 0 {
                 self.random_dir() * (roll.margin.unsigned_abs() as f64 * per_margin)
             } else {

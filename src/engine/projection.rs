@@ -28,6 +28,73 @@ use crate::ruleset::{PipelineKind, VarKind};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
+/// What a rolled test was for: the branch of play that rolled it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RollRole {
+    /// The carrier's action: a pass, a throw, a cross, a shot, a penalty (the declared or
+    /// chosen candidate's own test).
+    Action,
+    /// The carrier's test in a duel on the ball, after a carry or a dribble (or a shield while
+    /// standing).
+    Duel,
+    /// The defender's tackle (a keeper's smother) in that duel.
+    Tackle,
+    /// An opponent on a pass's line.
+    Interception,
+    /// An opponent on a shot's line.
+    Block,
+    /// The receiver's control of a pass.
+    Control,
+    /// A contestant for a cross in the air.
+    Aerial,
+    /// A header at goal after a won cross.
+    Header,
+    /// The keeper against a shot on target.
+    Save,
+    /// A player gathering a loose ball.
+    Gather,
+    /// An off-ball player reading where to stand when possession changes.
+    Positioning,
+}
+
+impl RollRole {
+    pub fn name(self) -> &'static str {
+        match self {
+            RollRole::Action => "action",
+            RollRole::Duel => "duel",
+            RollRole::Tackle => "tackle",
+            RollRole::Interception => "interception",
+            RollRole::Block => "block",
+            RollRole::Control => "control",
+            RollRole::Aerial => "aerial",
+            RollRole::Header => "header",
+            RollRole::Save => "save",
+            RollRole::Gather => "gather",
+            RollRole::Positioning => "positioning",
+        }
+    }
+
+    /// The role of a name written by [`RollRole::name`].
+    pub fn from_name(name: &str) -> Option<RollRole> {
+        [
+            RollRole::Action,
+            RollRole::Duel,
+            RollRole::Tackle,
+            RollRole::Interception,
+            RollRole::Block,
+            RollRole::Control,
+            RollRole::Aerial,
+            RollRole::Header,
+            RollRole::Save,
+            RollRole::Gather,
+            RollRole::Positioning,
+        ]
+        .into_iter()
+        .find(|r| r.name() == name)
+    }
+}
+
 /// One test rolled this round.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RollRecord {
@@ -42,6 +109,8 @@ pub struct RollRecord {
     pub success: bool,
     /// Exact chance the test had.
     pub probability: f64,
+    /// What it was rolled for (which branch of play happened).
+    pub role: RollRole,
 }
 
 /// A player's value, base against effective, with where the difference comes from.
@@ -98,7 +167,7 @@ impl Match {
         &self.rolls
     }
 
-    pub(super) fn journal(&mut self, p: usize, pipe: usize, r: &Resolution, roll: Roll) {
+    pub(super) fn journal(&mut self, p: usize, pipe: usize, r: &Resolution, roll: Roll, role: RollRole) {
         self.rolls.push(RollRecord {
             player: p,
             pipeline: pipe,
@@ -110,16 +179,15 @@ impl Match {
             margin: roll.margin,
             success: roll.success,
             probability: r.chance(),
+            role,
         });
     }
 
-    /// A pending candidate's explanation, leaving every input as it was.
+    /// A pending candidate's explanation: its test as it will be rolled if declared now (see
+    /// [`Match::explain_candidate`]), leaving the match as it was.
     pub fn explain_pending(&mut self, i: usize) -> Option<crate::pipeline::Explanation> {
-        let carrier = self.state.holder()?;
-        let saved = self.state.players[carrier].inputs.clone();
-        let e = self.explain_candidate(i);
-        self.state.players[carrier].inputs = saved;
-        e
+        self.pending.as_ref()?;
+        self.explain_candidate(i)
     }
 
     /// Player `p`'s values in the match context. Read-only: no die, no lasting change.

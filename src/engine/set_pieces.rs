@@ -567,7 +567,7 @@ impl Match {
     }
 
     /// Sets the penalty taker's context for aim `i` and evaluates his test.
-    fn prepare_penalty(&mut self, c: usize, i: usize) -> crate::pipeline::Resolution {
+    pub(super) fn prepare_penalty(&mut self, c: usize, i: usize) -> crate::pipeline::Resolution {
         let sp = self.rules.set_pieces.clone().expect("penalties with set pieces");
         let aim = &sp.penalty.aims[i];
         let (_, _) = self.prepare_strike(c, sp.penalty.shot);
@@ -618,7 +618,7 @@ impl Match {
         let sp = self.rules.set_pieces.clone().expect("penalties with set pieces");
         let t = self.state.players[c].team;
         let res = self.prepare_penalty(c, i);
-        let roll = res.roll(&mut self.dice, &self.rules.rs.pipelines[sp.penalty.shot]);
+        let roll = self.roll(c, sp.penalty.shot, &res, super::projection::RollRole::Action);
         let margin = roll.margin;
         self.stats[t].shots += 1;
         self.stats[t].shot_probability_sum += res.chance();
@@ -668,7 +668,7 @@ impl Match {
         let (saved, keeper) = if keeper_tests {
             self.prepare_keeper(k, c);
             self.set_scaled(k, self.rules.slots.shot_margin, margin as f64);
-            let (kres, kroll) = self.test(k, sp.penalty.save);
+            let (kres, kroll) = self.test(k, sp.penalty.save, super::projection::RollRole::Save);
             let saved = if self.rules.params.save_rule == 0.0 { kroll.success } else { kroll.margin > margin };
             let test = super::events::KeeperTest {
                 value: kres.value,
