@@ -349,6 +349,9 @@ impl Match {
             self.hold(o);
             return;
         }
+        // The pass is written before what became of the ball (a loose ball it left), though
+        // whether it was completed is known only after: the event goes in where it happened.
+        let at_pass = self.events.len();
         let reach = self.rules.params.loose_ball_reach * self.rules.params.receive_reach_factor;
         let completed = if outcome == PassOutcome::Misplaced || self.state.players[r].pos.dist(at) > reach {
             self.loose_at(at, t);
@@ -359,15 +362,18 @@ impl Match {
         if completed {
             self.stats[t].passes_completed += 1;
         }
-        self.event(EventKind::Pass {
-            by: cw,
-            to: rw,
-            distance: round2(from.dist(to)),
-            margin: roll.margin,
-            outcome: label.into(),
-            completed,
-            set_piece,
-        });
+        self.event_at(
+            at_pass,
+            EventKind::Pass {
+                by: cw,
+                to: rw,
+                distance: round2(from.dist(to)),
+                margin: roll.margin,
+                outcome: label.into(),
+                completed,
+                set_piece,
+            },
+        );
     }
 
     /// The receiver's control test (document §22); true when his side keeps the ball.

@@ -138,3 +138,66 @@ pub struct Event {
     #[serde(flatten)]
     pub kind: EventKind,
 }
+
+/// Events in the order they happened, as the engine writes them since issue 50: a pass before
+/// the loose ball it left. Engines before wrote that loose ball first (the pass event went out
+/// once its completion was known); this puts such a pair — a loose ball directly followed by a
+/// pass in the same round, which nothing else writes — the other way round, and leaves events
+/// already in order as they are. A replay compares a record's events through it, so records
+/// written before the fix still replay identically.
+pub fn in_order_of_play(events: &[Event]) -> std::borrow::Cow<'_, [Event]> {
+    let written_first = |w: &[Event]| {
+        matches!((&w[0].kind, &w[1].kind), (EventKind::LooseBall { .. }, EventKind::Pass { .. }))
+            && w[0].round == w[1].round
+    };
+    if !events.windows(2).any(written_first) {
+        return std::borrow::Cow::Borrowed(events);
+    }
+    let mut out = events.to_vec();
+    let mut i = 0;
+    while i + 1 < out.len() {
+        if written_first(&out[i..i + 2]) {
+            out.swap(i, i + 1);
+            i += 2;
+        } else {
+            i += 1;
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(round: u32, kind: EventKind) -> Event {
+        Event { round, minute: 0.0, kind }
+    }
+
+    fn pass() -> EventKind {
+        let w = Who { team: 0, shirt: 4 };
+        EventKind::Pass {
+            by: w,
+            to: Who { team: 0, shirt: 9 },
+            distance: 20.0,
+            margin: -5,
+            outcome: "misplaced".into(),
+            completed: false,
+            set_piece: None,
+        }
+    }
+
+    /// An older engine's loose ball before its pass is put after it; events already in the
+    /// order of play, and a loose ball of an earlier round before a pass, are left alone.
+    #[test]
+    fn a_pass_comes_before_the_loose_ball_it_left() {
+        let loose = || EventKind::LooseBall { x: 1.0, y: 2.0 };
+        let old = vec![at(3, EventKind::HalfTime), at(4, loose()), at(4, pass()), at(5, loose()), at(5, pass())];
+        let now = in_order_of_play(&old);
+        let kinds: Vec<(u32, bool)> = now.iter().map(|e| (e.round, matches!(e.kind, EventKind::Pass { .. }))).collect();
+        assert_eq!(kinds, [(3, false), (4, true), (4, false), (5, true), (5, false)]);
+        assert!(matches!(in_order_of_play(&now), std::borrow::Cow::Borrowed(_)), "already in order");
+        let other_rounds = vec![at(4, loose()), at(5, pass())];
+        assert!(matches!(in_order_of_play(&other_rounds), std::borrow::Cow::Borrowed(_)));
+    }
+}

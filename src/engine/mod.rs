@@ -608,6 +608,13 @@ impl Match {
         self.events.push(Event { round: self.state.round, minute: round2(minute), kind });
     }
 
+    /// Writes an event in place `at` of the match's events (one that happened before the
+    /// events written since).
+    fn event_at(&mut self, at: usize, kind: EventKind) {
+        let minute = self.state.minute(self.rules.clock.half_seconds);
+        self.events.insert(at, Event { round: self.state.round, minute: round2(minute), kind });
+    }
+
     fn who(&self, p: usize) -> Who {
         let pl = &self.state.players[p];
         Who { team: pl.team as u8, shirt: pl.shirt }

@@ -452,7 +452,9 @@ fn compare_outcome(m: &Match, record: &RunRecord) -> Option<Replay> {
             return Some(Replay::RecordEdited { part: "stats", at: format!("the {} side's", side_name(t)) });
         }
     }
-    let (recorded, replayed) = (&record.events, m.events());
+    // Records written before issue 50 put a pass after the loose ball it left.
+    let recorded = crate::engine::events::in_order_of_play(&record.events);
+    let replayed = m.events();
     let first = recorded.iter().zip(replayed.iter()).position(|(a, b)| json(a) != json(b));
     let at = match first {
         Some(k) => Some(k),
