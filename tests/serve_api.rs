@@ -246,6 +246,9 @@ async fn the_openapi_document_describes_every_route() {
         assert!(paths.contains_key(p), "OpenAPI lacks {p}");
     }
     assert!(r.body["components"]["schemas"]["ErrorBody"].is_object());
+    // Every kind the engine offers can be declared: the intent's enum lists them all.
+    let kinds = &r.body["components"]["schemas"]["Kind"]["enum"];
+    assert_eq!(kinds, &json!(["carry", "pass", "cross", "shoot", "dribble", "throw"]), "{}", r.body["components"]);
 }
 
 #[tokio::test]
@@ -296,8 +299,10 @@ async fn candidates_have_exact_odds_and_explanations_and_a_refused_intent_change
     let list = c.body["candidates"].as_array().unwrap();
     assert!(list.len() > 1);
     for k in list {
-        let p = k["probability"].as_f64().unwrap();
+        let p = k["headline"].as_f64().unwrap();
         assert!((0.0..=1.0).contains(&p));
+        // A test's chance, or none when no test will be rolled (a carry nobody challenges).
+        assert!(k["probability"].is_null() || k["probability"].as_f64().is_some(), "{k}");
         if k["kind"] == "pass" {
             let e = &k["explanation"];
             assert_eq!(e["pipeline"], "pass");
@@ -366,6 +371,9 @@ async fn reads_of_events_decisions_and_the_record() {
         );
         assert!(roll["label"]["en"].is_string() && roll["label"]["en"] != roll["pipeline"], "{roll}");
         assert!(roll["probability"].as_f64().unwrap() >= 0.0 && roll["total"].as_u64().unwrap() >= 3);
+        // What it was rolled for, by whose side, on which dice (issue 50).
+        assert!(roll["role"].is_string() && roll["dice"] == "3d6", "{roll}");
+        assert!(roll["player"].as_str().unwrap().starts_with(roll["team"].as_str().unwrap()), "{roll}");
     }
     assert_error(&s.get(&format!("/api/v1/runs/{id}/events?from=ten")).await, StatusCode::UNPROCESSABLE_ENTITY, "from");
     assert_error(&s.get(&format!("/api/v1/runs/{id}/events?since=3")).await, StatusCode::UNPROCESSABLE_ENTITY, "since");
@@ -879,4 +887,90 @@ fn token_digests_are_sha256_in_lowercase_hex() {
         "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
     );
     assert_eq!(microfut::api::runs::sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+}
+
+/// Declares `cand` of run `id` as the page does (every field that names it: kind, target,
+/// zone) and checks that the odds it was shown are those of the tests its round rolled. Returns
+/// the candidate's branch.
+async fn declare_and_compare(s: &Server, id: &str, token: &str, cand: &Value, round: u64) -> String {
+    let intent = json!({"kind": cand["kind"], "target": cand["target"], "zone": cand["zone"]});
+    let r = s.post(&format!("/api/v1/runs/{id}/intents"), intent, Some(token)).await;
+    assert_eq!(r.status, StatusCode::OK, "round {round}: {}", r.body);
+    let rolls = r.body["rolls"].as_array().unwrap();
+    for roll in rolls.iter().chain(r.body["earlierRolls"].as_array().unwrap()) {
+        assert!(roll["role"].is_string() && roll["dice"] == "3d6", "{roll}");
+        assert_eq!(roll["team"], roll["player"].as_str().unwrap().split('-').next().unwrap(), "{roll}");
+    }
+    let by = |role: &str, player: &Value| {
+        let found: Vec<&Value> = rolls.iter().filter(|x| x["role"] == role && &x["player"] == player).collect();
+        assert_eq!(found.len(), 1, "round {round}, {}: one {role} roll of {player}: {rolls:?}", cand["intent"]);
+        found[0].clone()
+    };
+    let branch = cand["branch"].as_str().unwrap().to_string();
+    match branch.as_str() {
+        "test" => {
+            let roll = by("action", &cand["test"]["player"]);
+            assert_eq!(roll["pipeline"], cand["test"]["pipeline"]);
+            assert_eq!(roll["probability"], cand["probability"], "round {round}: {}", cand["intent"]);
+            assert_eq!(cand["headline"], cand["probability"]);
+        }
+        "duel" => {
+            let (mine, theirs) = (by("duel", &cand["test"]["player"]), by("tackle", &cand["opponent"]["player"]));
+            assert_eq!(mine["probability"], cand["probability"]);
+            assert_eq!(theirs["probability"], cand["opponent"]["probability"]);
+            assert_eq!(cand["keepProbability"], cand["headline"]);
+        }
+        _ => {
+            assert!(cand["probability"].is_null() && cand["headline"] == 1.0, "{cand}");
+            assert!(!rolls.iter().any(|x| x["role"] == "duel" || x["role"] == "action"), "{rolls:?}");
+        }
+    }
+    branch
+}
+
+/// Issue 50, through HTTP: a declared candidate's `probability` is the `probability` of the roll
+/// that resolved it, bit for bit (JSON carries the shortest representation that reads back to the
+/// same double) — open-play decisions of several branches, and a penalty declared with its side
+/// (Mandacaru v Vale do Sol, the person at home, seed 2: the NPC plays his side to round 864).
+#[tokio::test]
+async fn a_declared_candidates_odds_are_the_odds_its_roll_had() {
+    let s = server();
+    let (id, token) = s.create(Some("home"), 7).await;
+    let mut branches = std::collections::BTreeSet::new();
+    for k in 0..30 {
+        let round = s.to_decision(&id, &token).await["round"].as_u64().unwrap();
+        let c = s.get(&format!("/api/v1/runs/{id}/candidates")).await.body;
+        let list = c["candidates"].as_array().unwrap();
+        branches.insert(declare_and_compare(&s, &id, &token, &list[(k * 7) % list.len()], round).await);
+    }
+    assert!(branches.contains("test") && branches.len() >= 2, "{branches:?}");
+
+    let r = s
+        .post(
+            "/api/v1/runs",
+            json!({"home": "esporte_clube_mandacaru", "away": "atletico_vale_do_sol", "seed": 2, "human": "home"}),
+            None,
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.body);
+    let (id, token) = (r.body["runId"].as_str().unwrap().to_string(), r.body["token"].as_str().unwrap().to_string());
+    for _ in 0..1000 {
+        let round = s.to_decision(&id, &token).await["round"].as_u64().unwrap();
+        let c = s.get(&format!("/api/v1/runs/{id}/candidates")).await.body;
+        if c["restart"] == "penalty" {
+            assert_eq!(round, 864);
+            let list = c["candidates"].as_array().unwrap();
+            let cand = &list[list.len() - 1];
+            assert!(cand["zone"].is_string() && cand["zoneLabel"]["en"].is_string(), "{cand}");
+            assert!(cand["goalChance"].as_f64().unwrap() > 0.0);
+            assert_eq!(declare_and_compare(&s, &id, &token, cand, round).await, "test");
+            return;
+        }
+        // The NPC plays the person's side, as an NPC match would, on to the penalty.
+        let r = s
+            .post(&format!("/api/v1/runs/{id}/advance"), json!({"until": "round", "delegate": true}), Some(&token))
+            .await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    }
+    panic!("the penalty at round 864 was not reached");
 }

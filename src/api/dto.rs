@@ -102,13 +102,25 @@ pub enum Stop {
 pub struct RollView {
     /// `home-9`: side and shirt.
     pub player: String,
+    /// The roller's side, so a front end draws an opponent's success in his colours, not yours.
+    pub team: Side,
     pub pipeline: String,
     pub label: crate::catalog::Labels,
+    /// What the test was rolled for — the branch of play that happened: `action` (the carrier's
+    /// pass, throw, cross, shot or penalty), `duel` (the carrier's test in a duel after a carry
+    /// or a dribble), `tackle` (the defender's in it), `interception`, `block`, `control`,
+    /// `aerial`, `header`, `save`, `gather`, `positioning`. Null for rolls stored before it was
+    /// recorded.
+    pub role: Option<String>,
+    /// The dice rolled, as the content names them (`3d6`); null when the revision is not known.
+    pub dice: Option<String>,
+    /// The difficulty the dice faced: the test needs this total or more.
     pub difficulty: i32,
-    /// The dice total (3d6).
+    /// The dice total.
     pub total: u32,
     pub margin: i32,
     pub success: bool,
+    /// The exact chance the test had.
     pub probability: f64,
 }
 
@@ -143,14 +155,17 @@ pub struct AdvanceResult {
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct IntentRequest {
-    /// carry, pass, cross, shoot or dribble.
+    /// carry, pass, cross, shoot, dribble or throw — as the candidate's `kind` (a kick-off, a
+    /// corner, a free kick, a goal kick or a penalty is played with these kinds too).
     pub kind: crate::engine::Kind,
-    /// carry: degrees off the line to goal; pass: a team-mate's shirt; dribble: the opponent's shirt.
+    /// carry: degrees off the line to goal; pass or throw: a team-mate's shirt; dribble: the
+    /// opponent's shirt.
     #[serde(default)]
     pub target: Option<i32>,
     /// A set piece's zone (a delivery's, `far_post`) or a penalty's side (`left`), as the
     /// candidate's `zone` names it (revisions with set pieces, 0.6); refused (422 naming `zone`)
-    /// where no candidate of this kind has one.
+    /// where no candidate of this kind has one. Send back every field of the candidate chosen:
+    /// `kind`, `target` and `zone`.
     #[serde(default)]
     pub zone: Option<String>,
 }
@@ -160,7 +175,7 @@ impl utoipa::PartialSchema for crate::engine::Kind {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
         utoipa::openapi::ObjectBuilder::new()
             .schema_type(utoipa::openapi::schema::Type::String)
-            .enum_values(Some(["carry", "pass", "cross", "shoot", "dribble"]))
+            .enum_values(Some(crate::engine::Kind::ALL.iter().map(|k| k.name())))
             .into()
     }
 }
@@ -185,6 +200,29 @@ pub struct IntentResult {
     pub pending: Option<PendingView>,
 }
 
+/// One test as it will be rolled if the candidate is declared now.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TestView {
+    /// `home-9`: side and shirt.
+    pub player: String,
+    pub pipeline: String,
+    pub label: crate::catalog::Labels,
+    /// The total the dice must reach (null: the test is impossible, a requirement fails) …
+    pub difficulty: Option<i32>,
+    /// … or, this share of the time, one more (0.6's fractional difficulties).
+    pub fraction: f64,
+    /// Exact chance of success: bit for bit the `probability` of the roll that resolves it.
+    pub probability: f64,
+}
+
+/// A candidate of the human side's pending decision. Every figure not named `…Estimate` is
+/// exact under the rules and priced on the geometry its roll will use: the round's movement for
+/// this candidate is played first (it draws no die), then the action's own test is evaluated by
+/// the code that rolls it. `…Estimate` figures are the NPC's: computed before the movement, by
+/// its method (a pass's or a cross's keep chance takes every margin's ball to arrive where it is
+/// aimed and weighs the interceptors on that line and the receiver's control, or the best header
+/// of each side; a cross's goal chance is that header's).
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CandidateView {
@@ -193,24 +231,55 @@ pub struct CandidateView {
     pub target: Option<i32>,
     /// A set piece's zone or a penalty's side: send it back as the intent's `zone`.
     pub zone: Option<String>,
-    /// As a person writes it: `pass #9`, `carry 30°`.
+    /// The content's label of that zone or side (`far post`, `left corner`).
+    pub zone_label: Option<crate::catalog::Labels>,
+    /// As a person writes it: `pass #9`, `carry 30°`, `cross → far_post`.
     pub intent: String,
-    /// Exact chance that the action's own test succeeds.
-    pub probability: f64,
-    /// Exact chance the team keeps the ball through it.
-    pub keep_probability: f64,
-    /// Exact chance it ends in a goal (a shot; a cross headed in).
-    pub goal_chance: f64,
-    /// Metres gained towards goal.
+    /// What the action comes to after the round's movement: `test` (its own test is rolled),
+    /// `duel` (a carry or a dribble is challenged), `unchallenged`, `contained` (the defender
+    /// who can reach him holds off) or `out_of_reach` (a dribble's man is too far): no test.
+    pub branch: String,
+    /// The figure to read first: the chance of the action's own test, or for a carry or a
+    /// dribble the chance his side keeps the ball (or wins a free kick) through what follows
+    /// the run.
+    pub headline: f64,
+    /// Exact chance the action's own test succeeds (in a duel: the carrier's test) — the
+    /// `probability` of the roll that resolves it; null when no test will be rolled.
+    pub probability: Option<f64>,
+    /// That test: whose, which pipeline, against what.
+    pub test: Option<TestView>,
+    /// In a duel: the defender's test.
+    pub opponent: Option<TestView>,
+    /// In a duel: the exact chance the carrier wins it (the content's duel table over both
+    /// margins) …
+    pub wins_duel: Option<f64>,
+    /// … and the share of the duels he loses that are called as fouls (a free kick for his side).
+    pub foul_share: Option<f64>,
+    /// Exact chance the team keeps the ball through it (carries and dribbles: the headline);
+    /// null where only the NPC's estimate exists.
+    pub keep_probability: Option<f64>,
+    /// The NPC's estimate of that chance, made before the round's movement.
+    pub keep_estimate: f64,
+    /// Exact chance it ends in a goal: a shot (its blockers and the keeper, every margin) or a
+    /// penalty (the keeper's dive by the content's odds); null otherwise.
+    pub goal_chance: Option<f64>,
+    /// The NPC's estimate of the chance of a goal (a cross's header; a shot's before the
+    /// movement); 0 for other actions.
+    pub goal_estimate: f64,
+    /// Metres gained towards goal, exact: to where the ball is aimed, or to where the carrier's
+    /// run ends (0 for a shot).
     pub gain: f64,
+    /// The NPC's terms: the opportunity where it sends the ball, its risk term.
     pub threat: f64,
     pub turnover_risk: f64,
     /// The NPC's score for it (personality, match state and noise included).
     pub npc_score: f64,
     /// Where it sends the ball or the carrier.
     pub dest: [f64; 2],
+    /// In words, in English, with its odds.
     pub summary: String,
-    /// The action test's pipeline, stage by stage (null for a carry: it has no test of its own).
+    /// The action test's pipeline, stage by stage, as it will be rolled (null when no test will
+    /// be rolled: a carry nobody challenges).
     #[schema(value_type = Option<Object>)]
     pub explanation: Option<serde_json::Value>,
 }
@@ -221,6 +290,9 @@ pub struct CandidatesView {
     pub run_id: String,
     pub round: u32,
     pub player: String,
+    /// The restart the decision takes (`kick_off`, `throw_in`, `goal_kick`, `corner`,
+    /// `free_kick`, `indirect_free_kick`, `penalty`), null in open play.
+    pub restart: Option<String>,
     /// The candidate the NPC would choose.
     pub npc_choice: usize,
     pub candidates: Vec<CandidateView>,

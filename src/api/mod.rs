@@ -23,6 +23,7 @@ mod live;
 pub mod microfut;
 mod page;
 pub mod runs;
+pub mod views;
 
 use crate::catalog::Catalog;
 use crate::store::Store;

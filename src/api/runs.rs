@@ -20,9 +20,9 @@
 use super::dto::*;
 use super::error::{ApiError, ApiResult};
 use super::live::LiveCache;
+use super::views::{StoredRoll, candidate_view, roll_view, stored_roll, stored_roll_view};
 use crate::catalog::{Catalog, ENGINE_VERSION};
 use crate::club::Club;
-use crate::engine::projection::RollRecord;
 use crate::engine::state::{Ball, Line};
 use crate::engine::{Intent, Match, Options, Rules, Step, round2};
 use crate::run::resume::{Resume, ResumeError, resume};
@@ -72,9 +72,6 @@ struct Staged {
     intents: usize,
     decisions: u64,
 }
-
-/// A roll as the store keeps it.
-type StoredRoll = (String, String, i32, u32, i32, bool, f64);
 
 pub struct Runs {
     pub catalog: Arc<Catalog>,
@@ -206,20 +203,6 @@ pub fn player_index(m: &Match, id: &str) -> ApiResult<usize> {
         .iter()
         .position(|p| p.team == t && p.shirt == shirt)
         .ok_or_else(|| ApiError::not_found("playerId", format!("no player {id} on the pitch")))
-}
-
-fn roll_view(m: &Match, r: &RollRecord) -> RollView {
-    let pipe = &m.rules().rs.pipelines[r.pipeline];
-    RollView {
-        player: player_id(m, r.player),
-        pipeline: pipe.id.clone(),
-        label: pipe.label.clone(),
-        difficulty: r.difficulty,
-        total: r.total,
-        margin: r.margin,
-        success: r.success,
-        probability: r.probability,
-    }
 }
 
 fn rolls_now(m: &Match) -> Vec<RollView> {
@@ -678,23 +661,9 @@ impl Runs {
 
     fn round_row(m: &Match) -> RoundRow {
         let hashes = m.round_hashes();
-        // Stored compactly — [player, pipeline, difficulty, total, margin, success, probability] —
-        // and labelled when read (`stored_rolls`): a round can hold twenty-odd tests.
-        let rolls: Vec<StoredRoll> = m
-            .round_rolls()
-            .iter()
-            .map(|r| {
-                (
-                    player_id(m, r.player),
-                    m.rules().rs.pipelines[r.pipeline].id.clone(),
-                    r.difficulty,
-                    r.total,
-                    r.margin,
-                    r.success,
-                    r.probability,
-                )
-            })
-            .collect();
+        // Stored compactly — [player, pipeline, difficulty, total, margin, success, probability,
+        // role] — and labelled when read (`stored_rolls`): a round can hold twenty-odd tests.
+        let rolls: Vec<StoredRoll> = m.round_rolls().iter().map(|r| stored_roll(m, r)).collect();
         RoundRow {
             round: (hashes.len() - 1) as u32,
             hash: format!("{:016x}", hashes[hashes.len() - 1]),
@@ -706,22 +675,7 @@ impl Runs {
     pub fn stored_rolls(&self, run: &NewRun, json: &str) -> Vec<RollView> {
         let rolls: Vec<StoredRoll> = serde_json::from_str(json).unwrap_or_default();
         let rules = self.pinned_rules(run).ok();
-        rolls
-            .into_iter()
-            .map(|(player, pipeline, difficulty, total, margin, success, probability)| RollView {
-                label: rules
-                    .as_ref()
-                    .and_then(|r| r.rs.pipeline(&pipeline).map(|p| p.label.clone()))
-                    .unwrap_or_else(|| crate::catalog::Labels { pt_br: pipeline.clone(), en: pipeline.clone() }),
-                player,
-                pipeline,
-                difficulty,
-                total,
-                margin,
-                success,
-                probability,
-            })
-            .collect()
+        rolls.into_iter().map(|row| stored_roll_view(rules.as_deref(), row)).collect()
     }
 
     /// `POST …/advance` on the server: played on the blocking pool, the commit awaited.
@@ -925,31 +879,14 @@ impl Runs {
                 if c.score > list[best].score {
                     best = i;
                 }
-                let explanation = m.explain_pending(i).map(|e| serde_json::to_value(e).expect("explanations"));
-                let intent = c.intent();
-                out.push(CandidateView {
-                    index: i,
-                    kind: c.kind.name().to_string(),
-                    target: intent.target,
-                    zone: intent.zone.clone(),
-                    intent: intent.to_string(),
-                    probability: c.probability,
-                    keep_probability: c.success,
-                    goal_chance: c.goal_chance,
-                    gain: c.gain,
-                    threat: c.threat,
-                    turnover_risk: c.turnover_risk,
-                    npc_score: c.score,
-                    dest: [c.dest.x, c.dest.y],
-                    summary: c.explain(),
-                    explanation,
-                });
+                out.push(candidate_view(m, i, c));
             }
             debug_assert_eq!(draws, m.dice_draws(), "explaining draws no die");
             Ok(CandidatesView {
                 run_id: run.id.clone(),
                 round: m.state().round,
                 player: m.state().holder().map(|h| player_id(m, h)).unwrap_or_default(),
+                restart: m.restart_taken().map(|r| r.name().to_string()),
                 npc_choice: best,
                 candidates: out,
             })

@@ -1,8 +1,9 @@
 // A person's match in a real browser: start a match, reach a decision, read a candidate's
 // explanation, play it and see the dice, advance, open a player's sheet and projection, switch
 // to Portuguese, finish the match and see the statistics — at a laptop, a wide screen and a
-// phone; and a sheet left open on a player who is then substituted. Screenshots go to
-// tests/browser/out/ and are checked to be non-blank.
+// phone; a sheet left open on a player who is then substituted; and set pieces taken from the
+// page (a corner, a free kick, a penalty), each with the odds it showed against the roll it had.
+// Screenshots go to tests/browser/out/ and are checked to be non-blank.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -86,7 +87,8 @@ test('a person plays: decision, odds, explanation, dice, sheet, languages, full 
   await page.click('#play');
   await page.waitForSelector('#outcome:not([hidden]) [data-testid="roll"]');
   const roll = await page.locator('[data-testid="roll"]').first().textContent();
-  assert.match(roll, /3d6 \d+ vs difficulty \d+ → margin [+-]?\d+/);
+  assert.match(roll, /needs \d+\+ on 3d6 \(\d+(\.\d)?%\)/);
+  assert.match(roll, /rolled \d+: (succeeded|failed)/);
   assert.ok((await roundOf(page)) > before, 'the round advanced');
 
   // Advance by keyboard when no decision is pending: the round advances, or it stops at once
@@ -244,6 +246,78 @@ test('a sheet left open on a player who is substituted closes, saying why', asyn
     const shot = path.join(OUT, `substituted-sheet-closed-${viewport.width}x${viewport.height}.png`);
     await page.screenshot({ path: shot });
     assertNotBlank(shot);
+    assert.deepEqual(errors, [], 'no script errors');
+    await page.close();
+  }
+});
+
+// Issue 50: a corner, a free kick and a penalty taken from the page. The NPC plays the person's
+// side through the API up to the set piece (the seeds are known to give it), then the page opens
+// the run: the candidates are told apart by their zone ("Cross → far post"), a zone candidate is
+// played (the page sends its zone), and the roll of its test shows the chance the candidate
+// showed. Each at its own screen size.
+test('set pieces from the page: each candidate playable, its odds the roll\'s', async () => {
+  const call = async (method, p, body, token) => {
+    const headers = { 'Content-Type': 'application/json' };
+    if (token) headers.Authorization = `Bearer ${token}`;
+    const res = await fetch(server.url + '/api/v1' + p, { method, headers, body: body && JSON.stringify(body) });
+    const data = await res.json();
+    assert.ok(res.ok, `${p}: ${res.status} ${JSON.stringify(data)}`);
+    return data;
+  };
+  const cases = [
+    { restart: 'corner', home: 'esporte_clube_mandacaru', away: 'atletico_vale_do_sol', human: 'home', seed: 1, zone: 'far post', label: /Corner: Cross → far post/, viewport: { width: 1280, height: 720 } },
+    { restart: 'free_kick', home: 'sociedade_esportiva_serra_azul', away: 'ferroviario_juazeiro', human: 'away', seed: 2026, zone: 'near post', label: /Free kick: Cross → near post/, viewport: { width: 390, height: 844 } },
+    { restart: 'penalty', home: 'esporte_clube_mandacaru', away: 'atletico_vale_do_sol', human: 'home', seed: 2, zone: 'left corner', label: /Penalty: Shoot → left corner/, viewport: { width: 2560, height: 1080 } },
+  ];
+  for (const c of cases) {
+    const run = await call('POST', '/runs', { home: c.home, away: c.away, human: c.human, seed: c.seed });
+    let list = null;
+    for (let i = 0; i < 2000 && !list; i++) {
+      const a = await call('POST', `/runs/${run.runId}/advance`, { until: 'decision' }, run.token);
+      assert.equal(a.stoppedAt, 'decision', `${c.restart}: the match ended first`);
+      const k = await call('GET', `/runs/${run.runId}/candidates`);
+      if (k.restart === c.restart && k.candidates.some((x) => x.zone)) list = k;
+      else await call('POST', `/runs/${run.runId}/advance`, { until: 'round', delegate: true }, run.token);
+    }
+    assert.ok(list, `no ${c.restart} with zones reached the person`);
+    // Siblings are told apart: no two candidates share a label.
+    const page = await browser.newPage({ viewport: c.viewport });
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(server.url + '/');
+    await page.evaluate(([r, tk]) => localStorage.setItem('microfut.run', JSON.stringify({ run: r, token: tk })), [run.runId, run.token]);
+    await page.goto(`${server.url}/?open=${run.runId}#run=${run.runId}`);
+    await page.waitForSelector('#decision:not([hidden]) #candidates button');
+    const labels = await page.locator('#candidates button > span:first-child').allTextContents();
+    const clean = labels.map((l) => l.replace(/^\d+\s*/, '').replace(/NPC pick$/, '').trim());
+    assert.equal(new Set(clean).size, clean.length, `siblings told apart: ${clean.join(' | ')}`);
+    const button = page.locator('#candidates button', { hasText: c.label });
+    assert.equal(await button.count(), 1, `${c.restart}: ${clean.join(' | ')}`);
+    const shown = (await button.locator('[data-testid="headline"]').textContent()).trim();
+    await button.click();
+    await page.waitForSelector('#explanation table');
+    const shot = path.join(OUT, `${c.restart}-decision-${c.viewport.width}x${c.viewport.height}.png`);
+    await page.screenshot({ path: shot, fullPage: c.viewport.width < 600 });
+    assertNotBlank(shot);
+    await page.click('#play');
+    await page.waitForSelector('#outcome:not([hidden]) [data-testid="roll"]');
+    // The action's roll is marked with the chance it was shown: the same figure, and the roll's.
+    const own = page.locator('#outcome [data-testid="roll"]', { has: page.locator('[data-testid="shown"]') });
+    assert.equal(await own.count(), 1, `${c.restart}: the action's roll is marked`);
+    assert.equal((await own.locator('[data-testid="shown"]').textContent()).trim(), `you were shown ${shown}`);
+    assert.equal((await own.locator('[data-testid="roll-odds"]').textContent()).trim(), shown);
+    assert.equal(await own.getAttribute('data-role'), 'action');
+    assert.match(await own.textContent(), new RegExp(`needs \\d+\\+ on 3d6 \\(${shown.replace('.', '\\.')}\\) — rolled \\d+: (succeeded|failed)`));
+    const after = path.join(OUT, `${c.restart}-outcome-${c.viewport.width}x${c.viewport.height}.png`);
+    await page.locator('#outcome').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: after, fullPage: c.viewport.width < 600 });
+    assertNotBlank(after);
+    // And the same through the API: the record's intent names the zone.
+    const record = await call('GET', `/runs/${run.runId}/record`);
+    const last = record.intents[record.intents.length - 1];
+    assert.ok(last.zone, `the intent carries its zone: ${JSON.stringify(last)}`);
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), 'no sideways scroll');
     assert.deepEqual(errors, [], 'no script errors');
     await page.close();
   }

@@ -13,11 +13,20 @@ const UI = {
     your_decision: 'Your decision', play_it: 'Play it', what_happened: 'What happened', play_by_play: 'Play-by-play',
     npc_log: 'NPC decisions', npc_log_hint: 'The last choices, with the candidates each weighed.',
     stats: 'Statistics', download_record: 'Download the run record (microfut replay)',
-    on_ball: (p) => `${p} has the ball: choose what he tries.`, test: 'test', keeps: 'keeps', goal: 'goal',
-    gain: 'gain', npc_pick: 'NPC pick', no_test: 'A carry has no test of its own: the risk is the duel with whoever can reach him.',
+    on_ball: (p) => `${p} has the ball: choose what he tries.`, test: 'test', keeps: 'keeps the ball', goal: 'goal',
+    gain: 'gain', npc_pick: 'NPC pick', no_test: 'No test will be rolled:',
+    estimate: 'NPC estimate',
+    estimate_hint: 'The NPC\'s own estimate, made before the players move this round: every margin of the ball taken to arrive where it is aimed, the interceptors on that line and the receiver\'s control (a cross: the best header of each side). The other figures are exact: the round\'s movement for this choice is played first, then its test is priced as it will be rolled.',
+    exact_hint: 'Exact: the chance this test will be rolled with, after the players move this round.',
+    wins_duel: (who, p) => `wins the duel with ${who} ${p}`, fouled: (p) => `fouled in ${p} of the rest`,
+    versus: 'vs', unchallenged: 'nobody can reach him after his run', contained: 'the man who can reach him holds off',
+    out_of_reach: 'the man he takes on is out of reach after the run: no duel',
+    needs: (d, dice) => `needs ${d}+ on ${dice}`, rolled: (n) => `rolled ${n}`, succeeded: 'succeeded', failed: 'failed',
+    yours: 'yours', theirs: 'theirs', shown: (p) => `you were shown ${p}`, not_completed: 'not completed',
+    kinds: { carry: 'Carry', pass: 'Pass to', throw: 'Throw to', dribble: 'Dribble past', shoot: 'Shoot', cross: 'Cross' },
     stage: 'Stage', amount: 'Amount', running: 'Running', source: 'Content', working: 'Working values', requires: 'Requires',
     difficulty: 'difficulty', margin: 'margin', success: 'success', failure: 'failure', dice: '3d6',
-    no_rolls: 'No test was rolled: nobody could challenge him.',
+    no_rolls: 'No test was rolled:',
     earlier_rolls: (n) => `${n} test${n === 1 ? '' : 's'} rolled before the decision (off-ball positioning, restarts)`,
     round: 'Round', half_time: 'Half time', full_time: 'Full time', advancing: 'Playing…',
     waiting: 'Waiting for your decision.', finished: 'The match is over.', your_turn: 'Your player has the ball.',
@@ -39,7 +48,7 @@ const UI = {
     ev: {
       kick_off: (e) => `Kick-off (${side(e.team)})`,
       restart: (e) => `${restartName(e.restart)} to ${side(e.team)}`,
-      pass: (e) => `${who(e.by)} passes to ${who(e.to)} (${Math.round(e.distance)} m, margin ${sgn(e.margin)}): ${word(e.outcome)}`,
+      pass: (e) => `${who(e.by)} passes to ${who(e.to)} (${Math.round(e.distance)} m, margin ${sgn(e.margin)}): ${passOutcome(e)}`,
       interception: (e) => `${who(e.by)} intercepts ${who(e.from)}'s pass`,
       cross: (e) => `${who(e.by)} crosses (margin ${sgn(e.margin)})`,
       aerial_duel: (e) => `${who(e.won_by)} wins the header among ${e.contestants}`,
@@ -63,11 +72,20 @@ const UI = {
     your_decision: 'Sua decisão', play_it: 'Jogar', what_happened: 'O que aconteceu', play_by_play: 'Lance a lance',
     npc_log: 'Decisões do NPC', npc_log_hint: 'As últimas escolhas, com os candidatos que cada uma pesou.',
     stats: 'Estatísticas', download_record: 'Baixar o registro da partida (microfut replay)',
-    on_ball: (p) => `${p} está com a bola: escolha o que ele tenta.`, test: 'teste', keeps: 'mantém', goal: 'gol',
-    gain: 'ganho', npc_pick: 'escolha do NPC', no_test: 'Conduzir não tem teste próprio: o risco é o duelo com quem alcançá-lo.',
+    on_ball: (p) => `${p} está com a bola: escolha o que ele tenta.`, test: 'teste', keeps: 'mantém a bola', goal: 'gol',
+    gain: 'ganho', npc_pick: 'escolha do NPC', no_test: 'Nenhum teste será rolado:',
+    estimate: 'estimativa do NPC',
+    estimate_hint: 'A estimativa do próprio NPC, feita antes de os jogadores se moverem nesta rodada: cada margem com a bola chegando onde foi mirada, os interceptadores nessa linha e o domínio do receptor (cruzamento: o melhor cabeceador de cada lado). Os outros números são exatos: o movimento da rodada para esta escolha é jogado antes, e o teste é calculado como será rolado.',
+    exact_hint: 'Exato: a chance com que este teste será rolado, depois de os jogadores se moverem nesta rodada.',
+    wins_duel: (who, p) => `vence o duelo com ${who} ${p}`, fouled: (p) => `sofre falta em ${p} do resto`,
+    versus: 'x', unchallenged: 'ninguém o alcança depois da corrida', contained: 'quem pode alcançá-lo só o acompanha',
+    out_of_reach: 'o adversário que ele encara fica fora de alcance depois da corrida: sem duelo',
+    needs: (d, dice) => `precisa de ${d}+ em ${dice}`, rolled: (n) => `tirou ${n}`, succeeded: 'conseguiu', failed: 'falhou',
+    yours: 'seu', theirs: 'deles', shown: (p) => `você viu ${p}`, not_completed: 'não completado',
+    kinds: { carry: 'Conduzir', pass: 'Passe para', throw: 'Arremesso para', dribble: 'Driblar', shoot: 'Chutar', cross: 'Cruzar' },
     stage: 'Etapa', amount: 'Valor', running: 'Acumulado', source: 'Conteúdo', working: 'Valores intermediários', requires: 'Requisitos',
     difficulty: 'dificuldade', margin: 'margem', success: 'sucesso', failure: 'falha', dice: '3d6',
-    no_rolls: 'Nenhum teste foi rolado: ninguém pôde desafiá-lo.',
+    no_rolls: 'Nenhum teste foi rolado:',
     earlier_rolls: (n) => `${n} teste${n === 1 ? '' : 's'} rolado${n === 1 ? '' : 's'} antes da decisão (posicionamento sem bola, reinícios)`,
     round: 'Rodada', half_time: 'Intervalo', full_time: 'Fim de jogo', advancing: 'Jogando…',
     waiting: 'Aguardando sua decisão.', finished: 'A partida terminou.', your_turn: 'Seu jogador está com a bola.',
@@ -89,7 +107,7 @@ const UI = {
     ev: {
       kick_off: (e) => `Saída de bola (${side(e.team)})`,
       restart: (e) => `${restartName(e.restart)} para ${side(e.team)}`,
-      pass: (e) => `${who(e.by)} passa para ${who(e.to)} (${Math.round(e.distance)} m, margem ${sgn(e.margin)}): ${word(e.outcome)}`,
+      pass: (e) => `${who(e.by)} passa para ${who(e.to)} (${Math.round(e.distance)} m, margem ${sgn(e.margin)}): ${passOutcome(e)}`,
       interception: (e) => `${who(e.by)} intercepta o passe de ${who(e.from)}`,
       cross: (e) => `${who(e.by)} cruza (margem ${sgn(e.margin)})`,
       aerial_duel: (e) => `${who(e.won_by)} ganha pelo alto entre ${e.contestants}`,
@@ -120,7 +138,9 @@ const S = {
 const $ = (id) => document.getElementById(id);
 const t = (k) => (UI[S.lang][k] !== undefined ? UI[S.lang][k] : UI.en[k]);
 const L = (labels) => (labels ? labels[S.lang] || labels.en || '' : '');
-const pct = (p) => `${(100 * p).toFixed(p > 0 && p < 0.1 ? 1 : 0)}%`;
+// A chance in per cent: one decimal near the ends, so a chance that is not certain never reads
+// 100 % (nor a possible one 0 %), and below 10 %.
+const pct = (p) => `${(100 * p).toFixed(p > 0 && p < 1 && (p < 0.1 || p > 0.995) ? 1 : 0)}%`;
 const sgn = (n) => (n > 0 ? `+${n}` : `${n}`);
 // A candidate the NPC pruned (its bound was below the chosen score) has no exact risk or score: '—'.
 const num = (x, d = 1) => (x === null || x === undefined ? '—' : Number.isInteger(x) ? String(x) : x.toFixed(d));
@@ -128,6 +148,9 @@ const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&
 const side = (team) => (S.view ? (team === 0 ? S.view.home.name : S.view.away.name) : team === 0 ? t('home') : t('away'));
 const restartName = (r) => RESTARTS[S.lang][r] || r;
 const word = (w) => String(w).replace(/_/g, ' ');
+// A pass that did not reach its man (intercepted, not controlled) was not "on target" to anyone
+// watching: its margin's quality is named only with what became of it.
+const passOutcome = (e) => (e.completed ? word(e.outcome) : e.outcome === 'on_target' ? t('not_completed') : `${word(e.outcome)}, ${t('not_completed')}`);
 function who(w) {
   if (!w || !S.view) return '?';
   const id = `${w.team === 0 ? 'home' : 'away'}-${w.shirt}`;
@@ -237,7 +260,8 @@ async function playSelected() {
   const c = S.candidates.candidates[S.selected];
   setBusy(true, t('advancing'));
   try {
-    const r = await api('POST', `/runs/${S.run}/intents`, { kind: c.kind, target: c.target }, true);
+    // Every field that names the candidate: a set piece's delivery or a penalty needs its zone.
+    const r = await api('POST', `/runs/${S.run}/intents`, { kind: c.kind, target: c.target, zone: c.zone }, true);
     pushEvents(r.events);
     await refresh();
     renderOutcome(r, c);
@@ -378,26 +402,58 @@ function renderDecision() {
   if (!c) return;
   $('decision-who').textContent = t('on_ball')(nameOf(c.player));
   $('candidates').innerHTML = c.candidates.map((k, i) => {
-    const sub = `${t('keeps')} ${pct(k.keepProbability)} · ${t('gain')} ${Math.round(k.gain)} m${k.goalChance > 0 ? ` · ${t('goal')} ${pct(k.goalChance)}` : ''}`;
-    return `<li><button type="button" data-i="${i}" aria-pressed="${S.selected === i}">
+    return `<li><button type="button" data-i="${i}" aria-pressed="${S.selected === i}" data-testid="candidate">
       <span>${i < 9 ? `<kbd>${i + 1}</kbd> ` : ''}${esc(intentLabel(k))}${i === c.npcChoice ? `<span class="npc">${t('npc_pick')}</span>` : ''}</span>
-      <span class="odds" title="${t('test')}">${pct(k.probability)}</span>
-      <span class="sub">${sub}</span>
-      <span class="bar-odds"><i style="width:${(100 * k.keepProbability).toFixed(1)}%"></i></span></button></li>`;
+      <span class="odds" data-testid="headline" title="${esc(headlineTitle(k))}">${pct(k.headline)}</span>
+      <span class="sub">${oddsLine(k)}</span>
+      <span class="bar-odds"><i style="width:${(100 * k.headline).toFixed(1)}%"></i></span></button></li>`;
   }).join('');
   renderExplanation();
 }
 
-function intentLabel(k) {
-  const pt = S.lang === 'pt-BR';
-  switch (k.kind) {
-    case 'carry': return `${pt ? 'Conduzir' : 'Carry'} ${k.target}°`;
-    case 'pass': return `${pt ? 'Passe para' : 'Pass to'} ${nameOf(`${S.view.human}-${k.target}`)}`;
-    case 'dribble': return `${pt ? 'Driblar' : 'Dribble past'} ${nameOf(`${S.view.human === 'home' ? 'away' : 'home'}-${k.target}`)}`;
-    case 'shoot': return pt ? 'Chutar' : 'Shoot';
-    case 'cross': return pt ? 'Cruzar' : 'Cross';
-    default: return k.intent;
+const shirtOf = (id) => nameOf(id);
+function headlineTitle(k) {
+  if (k.branch === 'test') return `${L(k.test.label)} — ${t('exact_hint')}`;
+  return `${t('keeps')} — ${t('exact_hint')}`;
+}
+
+// A candidate's odds in words: exact figures first, the NPC's estimates named as such.
+function oddsLine(k) {
+  const parts = [];
+  if (k.branch === 'duel') {
+    parts.push(`${t('keeps')} ${pct(k.headline)} = ${t('wins_duel')(esc(shirtOf(k.opponent.player)), pct(k.winsDuel))}${k.foulShare > 0 ? ` + ${t('fouled')(pct(k.foulShare))}` : ''}`);
+    parts.push(`${esc(L(k.test.label))} ${pct(k.test.probability)} ${t('versus')} ${esc(L(k.opponent.label))} ${pct(k.opponent.probability)}`);
+  } else if (k.branch !== 'test') {
+    parts.push(`${t('keeps')} 100% (${t(k.branch)})`);
+  } else {
+    parts.push(`${esc(L(k.test.label))} ${pct(k.probability)}`);
   }
+  if (k.goalChance !== null) parts.push(`${t('goal')} ${pct(k.goalChance)}`);
+  else if (k.keepProbability === null && ['pass', 'throw', 'cross'].includes(k.kind)) {
+    parts.push(`<span class="est" title="${esc(t('estimate_hint'))}">${t('keeps')} ≈${pct(k.keepEstimate)} (${t('estimate')})</span>`);
+    if (k.kind === 'cross' && k.goalEstimate > 0) parts.push(`<span class="est" title="${esc(t('estimate_hint'))}">${t('goal')} ≈${pct(k.goalEstimate)} (${t('estimate')})</span>`);
+  }
+  if (k.kind !== 'shoot') parts.push(`${t('gain')} ${sgn(Math.round(k.gain))} m`);
+  return parts.join(' · ');
+}
+
+function intentLabel(k) {
+  const K = t('kinds');
+  const mine = S.view.human;
+  const theirs = mine === 'home' ? 'away' : 'home';
+  const zone = k.zoneLabel ? ` → ${esc(L(k.zoneLabel))}` : '';
+  let what;
+  switch (k.kind) {
+    case 'carry': what = `${K.carry} ${k.target}°`; break;
+    case 'pass': what = `${K.pass} ${nameOf(`${mine}-${k.target}`)}`; break;
+    case 'throw': what = `${K.throw} ${nameOf(`${mine}-${k.target}`)}`; break;
+    case 'dribble': what = `${K.dribble} ${nameOf(`${theirs}-${k.target}`)}`; break;
+    case 'shoot': what = `${K.shoot}${zone}`; break;
+    case 'cross': what = `${K.cross}${zone}`; break;
+    default: what = k.intent;
+  }
+  const restart = S.candidates && S.candidates.restart;
+  return restart ? `${restartName(restart)}: ${what}` : what;
 }
 
 function rowsOf(list, cls) {
@@ -413,10 +469,10 @@ function renderExplanation() {
   const box = $('explanation');
   if (!S.candidates || S.selected === null) { box.innerHTML = ''; updateControls(); return; }
   const k = S.candidates.candidates[S.selected];
-  let h = `<p><strong>${esc(intentLabel(k))}</strong> — ${t('test')} ${pct(k.probability)}, ${t('keeps')} ${pct(k.keepProbability)}, ${t('gain')} ${Math.round(k.gain)} m</p>`;
+  let h = `<p data-testid="selected-odds"><strong>${esc(intentLabel(k))}</strong> — ${oddsLine(k)}</p>`;
   const e = k.explanation;
   if (!e) {
-    h += `<p class="muted">${t('no_test')}</p>`;
+    h += `<p class="muted">${t('no_test')} ${t(k.branch)}.</p>`;
   } else {
     h += `<table><thead><tr><th>${esc(L(e.label))} — ${t('stage')}</th><th class="num">${t('amount')}</th><th class="num">${t('running')}</th></tr></thead><tbody>`;
     if (e.working.length) h += `<tr><th colspan="3">${t('working')}</th></tr>${rowsOf(e.working)}`;
@@ -429,21 +485,29 @@ function renderExplanation() {
 }
 
 function renderOutcome(r, c) {
-  const mine = S.candidates ? S.candidates.player : null;
-  const rolls = r.rolls.map((x) => rollHtml(x, x.player === mine)).join('');
+  // The roll of the action chosen is marked with the odds it was shown with.
+  const own = (x) => (c.test && x.player === c.test.player && x.pipeline === c.test.pipeline && (x.role === 'action' || x.role === 'duel'));
+  const rolls = r.rolls.map((x) => rollHtml(x, own(x) ? c.test.probability : null)).join('');
   const evs = r.events.map((e) => `<li>${esc(eventText(e))}</li>`).join('');
-  const none = r.rolls.length ? '' : `<p class="muted">${t('no_rolls')}</p>`;
+  // No roll: the branch the candidate showed (nobody reached him, the man held off …).
+  const none = r.rolls.length ? '' : `<p class="muted">${t('no_rolls')} ${t(c.branch) || ''}.</p>`;
   const before = r.earlierRolls.length
-    ? `<details><summary>${t('earlier_rolls')(r.earlierRolls.length)}</summary><div class="dice">${r.earlierRolls.map(rollHtml).join('')}</div></details>` : '';
+    ? `<details><summary>${t('earlier_rolls')(r.earlierRolls.length)}</summary><div class="dice">${r.earlierRolls.map((x) => rollHtml(x, null)).join('')}</div></details>` : '';
   $('outcome-body').innerHTML = `<p><strong>${esc(intentLabel(c))}</strong> — ${t('round')} ${r.round}</p><div class="dice">${rolls}</div>${none}<ul>${evs}</ul>${before}`;
   $('status').textContent = r.events.map(eventText).join(' · ') || t('played')(1);
   $('outcome').hidden = false;
 }
 
-function rollHtml(x, mine) {
-  return `<div class="roll ${x.success ? 'ok' : 'ko'}${mine ? ' mine' : ''}" data-testid="roll">
-    <div>${esc(nameOf(x.player))} — ${esc(L(x.label))}</div>
-    <div><span class="total">${t('dice')} ${x.total}</span> vs ${t('difficulty')} ${x.difficulty} → ${t('margin')} <strong>${sgn(x.margin)}</strong> (${x.success ? t('success') : t('failure')}, ${pct(x.probability)})</div></div>`;
+// "needs 9+ on 3d6 (74%) — rolled 7: failed", in the roller's colours with his side named, so
+// an opponent's success is not drawn as yours.
+function rollHtml(x, shown) {
+  const mine = S.view && x.team === S.view.human;
+  const side = x.team === 'home' ? 'home' : 'away';
+  const whose = S.view && S.view.human ? ` (${mine ? t('yours') : t('theirs')})` : '';
+  const mark = shown === null || shown === undefined ? '' : ` · <span class="shown" data-testid="shown">${t('shown')(pct(shown))}</span>`;
+  return `<div class="roll ${side} ${x.success ? 'ok' : 'ko'}${mine ? ' mine' : ''}" data-testid="roll" data-role="${esc(x.role || '')}">
+    <div><i class="swatch" style="background:var(--${side})"></i>${esc(nameOf(x.player))}${whose} — ${esc(L(x.label))}</div>
+    <div>${t('needs')(x.difficulty, esc(x.dice || '3d6'))} (<span data-testid="roll-odds">${pct(x.probability)}</span>) — <span class="total">${t('rolled')(x.total)}</span>: <strong>${x.success ? t('succeeded') : t('failed')}</strong> <span class="muted">(${t('margin')} ${sgn(x.margin)})</span>${mark}</div></div>`;
 }
 
 function eventText(e) {
