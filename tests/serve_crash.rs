@@ -107,7 +107,10 @@ fn play_at_a_prompt_through_a_pipe_and_replay_it() {
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{stdout}{}", String::from_utf8_lossy(&o.stderr));
     assert!(stdout.contains(" 1. "), "numbered candidates: {stdout}");
-    assert!(stdout.contains("test ") && stdout.contains('%'), "odds shown");
+    assert!(
+        stdout.contains("keeps the ball ") && stdout.contains(" — ") && stdout.contains('%'),
+        "odds shown: {stdout}"
+    );
     assert!(stdout.contains("not understood: hello"));
     assert!(stdout.contains("there is no candidate 99 (1–"), "an out-of-range number names the range: {stdout}");
     assert!(stdout.contains("→ "), "a declared intent is echoed");

@@ -21,6 +21,7 @@ mod lab_report;
 pub mod matchday;
 mod odds;
 mod play;
+mod play_view;
 mod publish;
 mod render;
 mod resolve;

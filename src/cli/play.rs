@@ -1,11 +1,13 @@
 //! `microfut play`: a match at a terminal prompt. At each decision of your side it shows the
-//! situation (score, clock, a compact pitch), the numbered candidates with their exact odds; you
+//! situation (score, clock, a compact pitch), the numbered candidates with their exact odds
+//! (worded in `play_view`: siblings told apart by restart and zone, estimates marked); you
 //! type a number to declare one, `?N` for its explanation, `n` to let the NPC choose, `s` to let
 //! the NPC play to full time, `q` to stop. The NPC plays everything else. Standard input may be a
 //! pipe (one answer a line; when it ends the NPC plays on), so a match can be scripted and tested;
 //! `--out` writes the run record `microfut replay` reads.
 
 use super::matchday::load_club;
+use super::play_view::{branch_words, intent_words, odds_words, pass_outcome, roll_words, shown_for, who_name};
 use super::render::{Lang, label, trim};
 use super::{CliError, CliResult};
 use crate::engine::{Event, EventKind, Match, Options, Step, Who};
@@ -53,7 +55,7 @@ fn words(lang: Lang) -> &'static Words {
         help: "type the number of a candidate, ?N for its explanation, n, s or q",
         not_understood: "not understood",
         no_candidate: "there is no candidate",
-        no_test: "a carry has no test of its own: the risk is the duel with whoever can reach him",
+        no_test: "no test will be rolled:",
         stopped: "stopped: the run is unfinished, so no record is written",
         full_time: "full time",
         has_ball: "has the ball",
@@ -63,7 +65,7 @@ fn words(lang: Lang) -> &'static Words {
         help: "digite o número de um candidato, ?N para a explicação, n, s ou q",
         not_understood: "não entendi",
         no_candidate: "não há o candidato",
-        no_test: "conduzir não tem teste próprio: o risco é o duelo com quem alcançá-lo",
+        no_test: "nenhum teste será rolado:",
         stopped: "parado: a partida não terminou, então nenhum registro é escrito",
         full_time: "fim de jogo",
         has_ball: "está com a bola",
@@ -156,21 +158,13 @@ pub fn run(content: Option<&Path>, args: PlayArgs) -> CliResult {
                         && k >= 1
                         && k <= n
                     {
-                        let intent = m.candidates().expect("pending")[k - 1].intent();
+                        let chosen = m.candidates().expect("pending")[k - 1].clone();
+                        let (intent, words) = (chosen.intent(), intent_words(&m, &chosen, args.lang));
                         let before = m.round_rolls().len();
                         m.decide(&intent).map_err(CliError::input)?;
-                        outln!("→ {intent}");
+                        outln!("→ {words}  [{intent}]");
                         for r in &m.round_rolls()[before..] {
-                            let pipe = &m.rules().rs.pipelines[r.pipeline];
-                            outln!(
-                                "  {} {}: 3d6 {} vs {} → margin {:+} ({})",
-                                who_name(&m, r.player),
-                                label(&pipe.label, args.lang),
-                                r.total,
-                                r.difficulty,
-                                r.margin,
-                                if r.success { "✓" } else { "✗" }
-                            );
+                            outln!("  {}", roll_words(&m, r, side, shown_for(&chosen, r), args.lang));
                         }
                         break;
                     } else if let Ok(k) = line.parse::<usize>() {
@@ -197,12 +191,6 @@ pub fn run(content: Option<&Path>, args: PlayArgs) -> CliResult {
         plan.write(&[serde_json::to_string(&record).expect("serializes").as_bytes()]).map_err(CliError::input)?;
     }
     Ok(())
-}
-
-fn who_name(m: &Match, p: usize) -> String {
-    let pl = &m.state().players[p];
-    let sheet = &m.teams()[pl.team].club.squad[pl.sheet];
-    format!("{}#{} {}", if pl.team == 0 { "H" } else { "A" }, pl.shirt, sheet.name)
 }
 
 fn by(m: &Match, w: &Who) -> String {
@@ -238,8 +226,8 @@ fn describe(m: &Match, e: &Event, pt: bool) -> Option<String> {
             )
         }
         EventKind::Save { by: b, outcome, .. } => format!("{}: {outcome}", by(m, b)),
-        EventKind::Pass { by: b, to, margin, outcome, .. } => {
-            format!("{} → {} ({margin:+}): {outcome}", by(m, b), by(m, to))
+        EventKind::Pass { by: b, to, margin, outcome, completed, .. } => {
+            format!("{} → {} ({margin:+}): {}", by(m, b), by(m, to), pass_outcome(outcome, *completed, pt))
         }
         EventKind::Interception { by: b, .. } => {
             format!("{} {}", by(m, b), if pt { "intercepta" } else { "intercepts" })
@@ -319,13 +307,14 @@ fn situation(m: &Match, side: usize, lang: Lang) {
         if st.attacks_right[side] { "→" } else { "←" }
     );
     for (k, c) in m.candidates().expect("pending").iter().enumerate() {
-        outln!("  {:>2}. {}", k + 1, c.explain());
+        outln!("  {:>2}. {} — {}", k + 1, intent_words(m, c, lang), odds_words(m, c, lang));
     }
 }
 
 fn explain(m: &mut Match, i: usize, lang: Lang) {
     let Some(e) = m.explain_pending(i) else {
-        outln!("  {}", words(lang).no_test);
+        let branch = m.candidates().and_then(|c| c.get(i)).and_then(|c| c.odds.as_ref()).map(|o| o.branch);
+        outln!("  {} {}", words(lang).no_test, branch.map_or("", |b| branch_words(b, lang == Lang::PtBr)));
         return;
     };
     outln!("  {} — {}", e.pipeline, label(&e.label, lang));

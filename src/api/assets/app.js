@@ -125,8 +125,8 @@ const UI = {
   },
 };
 const RESTARTS = {
-  en: { kick_off: 'Kick-off', throw_in: 'Throw-in', goal_kick: 'Goal kick', corner: 'Corner', free_kick: 'Free kick', penalty: 'Penalty' },
-  'pt-BR': { kick_off: 'Saída', throw_in: 'Lateral', goal_kick: 'Tiro de meta', corner: 'Escanteio', free_kick: 'Falta', penalty: 'Pênalti' },
+  en: { kick_off: 'Kick-off', throw_in: 'Throw-in', goal_kick: 'Goal kick', corner: 'Corner', free_kick: 'Free kick', indirect_free_kick: 'Indirect free kick', penalty: 'Penalty' },
+  'pt-BR': { kick_off: 'Saída', throw_in: 'Lateral', goal_kick: 'Tiro de meta', corner: 'Escanteio', free_kick: 'Falta', indirect_free_kick: 'Falta indireta', penalty: 'Pênalti' },
 };
 
 const S = {
@@ -140,7 +140,7 @@ const t = (k) => (UI[S.lang][k] !== undefined ? UI[S.lang][k] : UI.en[k]);
 const L = (labels) => (labels ? labels[S.lang] || labels.en || '' : '');
 // A chance in per cent: one decimal near the ends, so a chance that is not certain never reads
 // 100 % (nor a possible one 0 %), and below 10 %.
-const pct = (p) => `${(100 * p).toFixed(p > 0 && p < 1 && (p < 0.1 || p > 0.995) ? 1 : 0)}%`;
+const pct = (p) => (p > 0 && p < 1 && (p < 0.1 || p > 0.995) ? `${Math.min(99.9, Math.max(0.1, 100 * p)).toFixed(1)}%` : `${(100 * p).toFixed(0)}%`);
 const sgn = (n) => (n > 0 ? `+${n}` : `${n}`);
 // A candidate the NPC pruned (its bound was below the chosen score) has no exact risk or score: '—'.
 const num = (x, d = 1) => (x === null || x === undefined ? '—' : Number.isInteger(x) ? String(x) : x.toFixed(d));
