@@ -633,20 +633,26 @@ fn recorded_draft(ruleset: &str, rev: &mut Revision, recorded: &str) {
 }
 
 /// A revision's parent is an older revision of the same ruleset, present in the catalog: the
-/// lineage a designer follows from one revision's change note to the next.
+/// lineage a designer follows from one revision's change note to the next. A published
+/// revision's parent may be a draft that is no longer there: drafts leave the tree (and are not
+/// embedded in the binary) once a successor is published, and the published revision cannot
+/// change to forget it. A parent the catalog records as published must be present.
 fn check_parents(entry: &mut RulesetEntry) {
     let versions: Vec<Version> = entry.revisions.keys().cloned().collect();
+    let recorded: Vec<Version> =
+        entry.catalog.iter().flat_map(|c| &c.published).filter_map(|e| Version::parse(&e.version).ok()).collect();
     for (version, rev) in entry.revisions.iter_mut() {
         let Some(parent) = rev.manifest.as_ref().and_then(|m| m.parent.clone()) else { continue };
         let Ok(p) = Version::parse(&parent) else { continue };
         let file = rev.file("manifest.json");
+        let gone_draft = rev.status() == Some(Status::Published) && !recorded.contains(&p);
         if p >= *version {
             rev.diagnostics.push(Diagnostic::new(
                 file,
                 "/parent",
                 format!("parent {parent} is not older than the revision itself ({version})"),
             ));
-        } else if !versions.contains(&p) {
+        } else if !versions.contains(&p) && !gone_draft {
             let known: Vec<String> = versions.iter().map(|v| v.to_string()).collect();
             rev.diagnostics.push(Diagnostic::new(
                 file,
@@ -662,4 +668,23 @@ fn check_parents(entry: &mut RulesetEntry) {
 /// BOM never changes one.
 pub fn strip_bom(bytes: &[u8]) -> &[u8] {
     bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The binary embeds only published revisions, whose parents are often drafts left out:
+    /// what it embeds must still load without a problem, or every command would refuse it.
+    #[test]
+    fn the_embedded_catalog_loads_without_problems() {
+        let catalog = Catalog::load(&ContentTree::embedded());
+        let revisions = catalog.rulesets.values().flat_map(|e| e.revisions.values());
+        let problems: Vec<String> =
+            catalog.diagnostics.iter().chain(revisions.flat_map(|r| &r.diagnostics)).map(|d| d.to_string()).collect();
+        assert!(problems.is_empty(), "{problems:#?}");
+        assert!(
+            catalog.rulesets.values().flat_map(|e| e.revisions.values()).all(|r| r.status() == Some(Status::Published))
+        );
+    }
 }
