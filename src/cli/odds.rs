@@ -1,4 +1,5 @@
-use super::{CliResult, load_catalog};
+use super::CliResult;
+use super::content::load_catalog_for;
 use crate::dice::{DiceSpec, Odds};
 use std::path::Path;
 
@@ -13,7 +14,7 @@ pub struct OddsArgs {
 }
 
 pub fn run(content: Option<&Path>, args: OddsArgs) -> CliResult {
-    let catalog = load_catalog(content)?;
+    let catalog = load_catalog_for(content, "microfut", args.revision.as_deref())?;
     let spec: DiceSpec = super::content::microfut_ruleset(&catalog, args.revision.as_deref())?.dice();
     let odds = Odds::new(spec);
     let rows: Vec<(u32, crate::dice::Probability)> =

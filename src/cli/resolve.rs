@@ -1,5 +1,6 @@
+use super::content::load_catalog_for;
 use super::render::{self, Lang, Shown};
-use super::{CliError, CliResult, load_catalog};
+use super::{CliError, CliResult};
 use crate::dice::Dice;
 use crate::ruleset::Ruleset;
 use std::path::Path;
@@ -93,7 +94,7 @@ pub fn evaluate<'a>(
 }
 
 pub fn run(content: Option<&Path>, args: ResolveArgs) -> CliResult {
-    let catalog = load_catalog(content)?;
+    let catalog = load_catalog_for(content, "microfut", args.revision.as_deref())?;
     let rs = super::content::microfut_ruleset(&catalog, args.revision.as_deref())?;
     let given = parse_sets(&args.sets)?;
     let shown = evaluate(&rs, &args.pipeline, &given, args.roll, args.seed)?;
