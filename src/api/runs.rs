@@ -20,7 +20,7 @@
 use super::dto::*;
 use super::error::{ApiError, ApiResult};
 use super::live::LiveCache;
-use super::views::{StoredRoll, candidate_view, roll_view, stored_roll, stored_roll_view};
+use super::views::{StoredRoll, candidate_view, player_id, roll_view, stored_roll, stored_roll_view};
 use crate::catalog::{Catalog, ENGINE_VERSION};
 use crate::club::Club;
 use crate::engine::state::{Ball, Line};
@@ -177,12 +177,6 @@ pub(crate) fn create_err(e: crate::store::StoreError, what: Created) -> ApiError
 
 fn forbidden() -> ApiError {
     ApiError::new(StatusCode::FORBIDDEN, "forbidden", "this token does not open this run", Some("Authorization"))
-}
-
-/// `home-9` for player index `p`.
-pub fn player_id(m: &Match, p: usize) -> String {
-    let pl = &m.state().players[p];
-    format!("{}-{}", if pl.team == 0 { "home" } else { "away" }, pl.shirt)
 }
 
 /// Player index for `home-9`, or a 404 naming `playerId`.

@@ -3,7 +3,6 @@
 //! pipelines and zones.
 
 use super::dto::{CandidateView, RollView, Side, TestView};
-use super::runs::player_id;
 use crate::engine::projection::{RollRecord, RollRole};
 use crate::engine::{Candidate, Match, Rules, TestOdds};
 use serde::{Deserialize, Serialize};
@@ -127,6 +126,12 @@ pub fn candidate_view(m: &mut Match, i: usize, c: &Candidate) -> CandidateView {
         summary: c.explain(),
         explanation,
     }
+}
+
+/// `home-9` for player index `p`.
+pub fn player_id(m: &Match, p: usize) -> String {
+    let pl = &m.state().players[p];
+    format!("{}-{}", if pl.team == 0 { "home" } else { "away" }, pl.shirt)
 }
 
 #[cfg(test)]

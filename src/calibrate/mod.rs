@@ -19,6 +19,7 @@
 mod doc;
 mod facts;
 mod fixtures;
+mod simulator;
 
 pub use doc::Targets;
 /// The same-seed fact on its own: `tests/same_seed_goldens.rs` runs it on every revision.

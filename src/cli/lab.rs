@@ -1,6 +1,7 @@
 //! `microfut lab`: run rule scenarios many times and print win shares, lengths and their
 //! confidence intervals; `--shard` for one slice on one machine, `lab merge` to add slices up.
 
+pub use super::lab_args::{CalibrateArgs, LabArgs, LabCommand, MergeArgs};
 use super::render::Lang;
 use super::{CliError, CliResult, lab_report};
 use crate::catalog::Catalog;
@@ -13,139 +14,6 @@ use std::time::Instant;
 
 /// Rulesets with a lab simulator.
 const SIMULATED: &[&str] = &["effects", "microfut", "space", "trilha"];
-
-#[derive(Debug, clap::Args)]
-#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
-pub struct LabArgs {
-    #[command(subcommand)]
-    pub command: Option<LabCommand>,
-    /// The ruleset to simulate, e.g. trilha.
-    #[arg(required = true)]
-    pub ruleset: Option<String>,
-    /// Run only these scenarios (repeat, or separate with commas); all by default.
-    #[arg(long = "scenario", value_name = "ID", value_delimiter = ',', num_args = 1..)]
-    pub scenarios: Vec<String>,
-    /// Simulations per scenario (`--matches` is the same option).
-    #[arg(long = "games", visible_alias = "matches", value_name = "N", required = true, allow_negative_numbers = true, value_parser = parse_count)]
-    pub games: Option<u64>,
-    /// Seed of every simulation's dice: the same command with the same seed prints the same numbers.
-    #[arg(long, value_name = "S", required = true)]
-    pub seed: Option<u64>,
-    /// The revision to run (default: the newest published).
-    #[arg(long, value_name = "VERSION")]
-    pub revision: Option<String>,
-    /// A/B mode: also run this revision on the same seeds and report each metric's difference.
-    #[arg(long, value_name = "VERSION")]
-    pub against: Option<String>,
-    /// Microfut: the home club (a club file or a sample club id).
-    #[arg(long)]
-    pub home: Option<String>,
-    /// Microfut: the away club (a club file or a sample club id).
-    #[arg(long)]
-    pub away: Option<String>,
-    /// Space Football: the two built-in bots (random, greedy, search), each playing both colours on
-    /// every board (default: the revision's lab.bots).
-    #[arg(long, value_name = "A,B", value_delimiter = ',', num_args = 1..)]
-    pub bots: Vec<String>,
-    /// Print JSON instead of the table.
-    #[arg(long, conflicts_with = "shard")]
-    pub json: bool,
-    /// Also write the results as CSV to FILE (`-`: standard output).
-    #[arg(long, value_name = "FILE", conflicts_with = "shard")]
-    pub csv: Option<PathBuf>,
-    /// Also write the report as one self-contained HTML page to FILE (plots, table, identity; `-`: standard output).
-    #[arg(long, value_name = "FILE", conflicts_with = "shard")]
-    pub html: Option<PathBuf>,
-    /// No progress bar and no timing line.
-    #[arg(long)]
-    pub quiet: bool,
-    /// Run only slice i of n (0-based) and write a shard file for `microfut lab merge`; `env`
-    /// takes i and n from a Slurm array task (SLURM_ARRAY_TASK_ID) or a Kubernetes Indexed Job
-    /// (JOB_COMPLETION_INDEX), n from MICROFUT_SHARD_COUNT (or Slurm's SLURM_ARRAY_TASK_COUNT).
-    #[arg(long, value_name = "i/n|env")]
-    pub shard: Option<String>,
-    /// Where --shard writes its file (default: lab-shard-<i>-of-<n>.json, in the folder given
-    /// here if it is one or ends with /; `-`: standard output).
-    #[arg(long, value_name = "FILE", requires = "shard")]
-    pub out: Option<PathBuf>,
-    /// Worker threads (default: all cores, or RAYON_NUM_THREADS). Results do not depend on it.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-    pub threads: Option<u16>,
-    /// Language of labels in the table and CSV.
-    #[arg(long, value_enum, default_value_t)]
-    pub lang: Lang,
-}
-
-#[derive(Debug, clap::Subcommand)]
-pub enum LabCommand {
-    /// Combine the shard files of one `lab --shard` command into the table one machine would print.
-    Merge(MergeArgs),
-    /// Measure the rules document's Appendix D facts and league averages on a Microfut revision;
-    /// each prints pass or fail with its figure (exit 1 when any fails).
-    Calibrate(CalibrateArgs),
-}
-
-#[derive(Debug, clap::Args)]
-pub struct CalibrateArgs {
-    /// The revision to measure (default: the newest published).
-    #[arg(long)]
-    pub revision: Option<String>,
-    /// Matches per fixture and order, and per variant of the match-level facts (default: the
-    /// calibration document's, else 200).
-    #[arg(long, value_parser = parse_count)]
-    pub matches: Option<u64>,
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Run only these fixtures of the calibration document (repeat, or separate with commas).
-    #[arg(long = "fixture", value_name = "ID", value_delimiter = ',', num_args = 1..)]
-    pub fixtures: Vec<String>,
-    /// Play this club where the calibration names its reference club: a sample club id or a
-    /// club file, checked under the revision as `club validate` checks it.
-    #[arg(long)]
-    pub club: Option<String>,
-    /// Leave out the Appendix D facts (constructed situations, variants, squads, same seed).
-    #[arg(long)]
-    pub no_facts: bool,
-    /// Worker threads (default: all cores, or RAYON_NUM_THREADS). Results do not depend on it.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-    pub threads: Option<u16>,
-    /// Write the calibration set's clubs (the reference club and every generated one, as the
-    /// checks play them) to this folder as `<name>.json`, and stop without simulating: the clubs
-    /// to play with `match`, `lab microfut` or `season`. `club generate` with the same preset and
-    /// seed gives a different club unless it is also given the calibration's name.
-    #[arg(long, value_name = "DIR")]
-    pub export_clubs: Option<PathBuf>,
-    /// Print JSON instead of the table.
-    #[arg(long)]
-    pub json: bool,
-}
-
-#[derive(Debug, clap::Args)]
-pub struct MergeArgs {
-    /// Shard files written by `microfut lab … --shard i/n`, all n of them.
-    #[arg(required = true, value_name = "FILES")]
-    pub files: Vec<PathBuf>,
-    /// Print JSON instead of the table.
-    #[arg(long)]
-    pub json: bool,
-    /// Also write the results as CSV to FILE (`-`: standard output).
-    #[arg(long, value_name = "FILE")]
-    pub csv: Option<PathBuf>,
-    /// Also write the report as one self-contained HTML page to FILE (`-`: standard output).
-    #[arg(long, value_name = "FILE")]
-    pub html: Option<PathBuf>,
-    /// Language of labels in the table and CSV.
-    #[arg(long, value_enum, default_value_t)]
-    pub lang: Lang,
-}
-
-fn parse_count(text: &str) -> Result<u64, String> {
-    let n: i128 = text.trim().parse().map_err(|_| format!("'{text}' is not a whole number"))?;
-    if n < 1 {
-        return Err(format!("must be at least 1, got {n}"));
-    }
-    u64::try_from(n).map_err(|_| format!("{n} is too large"))
-}
 
 fn lab_lang(l: Lang) -> lab::Lang {
     match l {

@@ -8,7 +8,7 @@
 //! shards, output files). Shard files record it, so the report of merged shards names the same
 //! command and is byte for byte the one-machine report.
 
-use super::lab::LabArgs;
+use super::lab_args::LabArgs;
 use crate::lab::Shard;
 use std::path::{Path, PathBuf};
 

@@ -17,6 +17,7 @@ mod content;
 mod demo;
 mod effects;
 mod lab;
+mod lab_args;
 mod lab_report;
 pub mod matchday;
 mod odds;

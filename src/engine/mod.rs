@@ -22,7 +22,6 @@ mod positioning;
 pub mod projection;
 pub mod set_pieces;
 pub mod setup;
-mod simulator;
 pub mod state;
 pub mod stats;
 
@@ -31,8 +30,14 @@ pub use candidate::{Branch, Candidate, Intent, Kind, Odds, Target, TestOdds};
 pub use content::{ContentError, Rules};
 pub use events::{Event, EventKind, Who};
 pub use setup::{SetupError, Team};
-pub use simulator::MatchSimulator;
 pub use stats::TeamStats;
+
+/// Two clubs to play each other over and over: what the lab plays (its `Simulator` for the
+/// match engine is `calibrate`'s, so that the engine depends on nothing above it).
+pub struct MatchSimulator {
+    pub home: crate::club::Club,
+    pub away: crate::club::Club,
+}
 
 use crate::club::Club;
 use crate::dice::{Dice, Difficulty};

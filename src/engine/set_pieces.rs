@@ -15,7 +15,7 @@
 //! and markers go there during the dead time), and a wall is the defenders nearest the line to
 //! goal, standing at the restart distance. Revisions without the document play 0.5's restarts.
 
-use super::content::{self, ContentError};
+use super::content::lookup::{self as content, ContentError};
 use super::geometry::V2;
 use super::state::RestartKind;
 use crate::catalog::{Diagnostic, Labels, declared_schema};
@@ -596,9 +596,9 @@ impl Match {
                 let p = self.rules.rs.odds.exactly(total).as_f64() * w;
                 let margin = total as i32 - dd;
                 let dives = match self.rules.margins.shot(margin) {
-                    super::content::ShotOutcome::OffTarget => continue,
-                    super::content::ShotOutcome::Weak => 1.0,
-                    super::content::ShotOutcome::OnTarget => guess,
+                    super::content::outcomes::ShotOutcome::OffTarget => continue,
+                    super::content::outcomes::ShotOutcome::Weak => 1.0,
+                    super::content::outcomes::ShotOutcome::OnTarget => guess,
                 };
                 self.set_scaled(k, self.rules.slots.shot_margin, margin as f64);
                 let save = self.estimate(k, sp.penalty.save);
@@ -696,6 +696,6 @@ impl Match {
     }
 }
 
-use super::content::ShotOutcome;
+use super::content::outcomes::ShotOutcome;
 use super::events::EventKind;
 use super::round2;

@@ -109,18 +109,9 @@ pub struct Entry {
     pub after: f64,
 }
 
-/// A resolution that met a NaN or an infinity: which pipeline, which part, where it is written.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error(
-    "pipeline '{pipeline}', {part}, gave a value that is not a finite number ({source_at}); run `microfut validate`"
-)]
-pub struct NonFinite {
-    pub pipeline: String,
-    /// `stage 'mod_pass_distance'`, `the difficulty`.
-    pub part: String,
-    /// `file#pointer` of the expression.
-    pub source_at: String,
-}
+/// Defined with the ruleset, whose inputs' preparation reports it too, so that the ruleset
+/// needs nothing from the pipeline that evaluates it.
+pub use crate::ruleset::NonFinite;
 
 impl Pipeline {
     /// `file#pointer` of the expression a part evaluates: a stage's `expr`, or a table stage's

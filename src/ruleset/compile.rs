@@ -1265,8 +1265,3 @@ impl Topo<'_> {
         self.order.push(p);
     }
 }
-
-/// `file#pointer` → (file, pointer).
-pub fn split_source(source: &str) -> (&str, &str) {
-    source.split_once('#').unwrap_or((source, ""))
-}

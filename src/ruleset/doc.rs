@@ -49,7 +49,7 @@ pub struct ParamDoc {
     pub id: String,
     pub value: f64,
     /// The values it may take (required from Microfut 0.5.5 on; see `ruleset::domain`).
-    pub domain: Option<super::domain::Domain>,
+    pub domain: Option<Domain>,
     pub unit: Option<String>,
     pub label: Labels,
 }
@@ -217,4 +217,34 @@ pub struct FormulaParamDoc {
     pub maximum: Option<f64>,
     pub minimum_exclusive: Option<f64>,
     pub maximum_exclusive: Option<f64>,
+}
+
+/// One end of a domain: a number, or an expression over other parameters.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum Bound {
+    Number(f64),
+    Expr(String),
+}
+
+impl std::fmt::Display for Bound {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Bound::Number(n) => write!(f, "{n}"),
+            Bound::Expr(e) => f.write_str(e),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct Domain {
+    pub min: Bound,
+    pub max: Bound,
+    #[serde(default)]
+    pub integer: bool,
+}
+
+/// `file#pointer` → (file, pointer).
+pub fn split_source(source: &str) -> (&str, &str) {
+    source.split_once('#').unwrap_or((source, ""))
 }

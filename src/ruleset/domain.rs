@@ -23,36 +23,13 @@ use super::Param;
 use super::doc::ParamsDoc;
 use crate::catalog::{Diagnostic, Revision, RulesetEntry, Status, declared_schema};
 use crate::expr::{self, Frame, Lookup, Scope, Slot};
-use serde::Deserialize;
+
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 const SCHEMA: &str = "params.schema.json";
 
-/// One end of a domain: a number, or an expression over other parameters.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(untagged)]
-pub enum Bound {
-    Number(f64),
-    Expr(String),
-}
-
-impl std::fmt::Display for Bound {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Bound::Number(n) => write!(f, "{n}"),
-            Bound::Expr(e) => f.write_str(e),
-        }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct Domain {
-    pub min: Bound,
-    pub max: Bound,
-    #[serde(default)]
-    pub integer: bool,
-}
+pub use super::doc::{Bound, Domain};
 
 /// Domains a revision without its own borrows: those of a later published revision.
 #[derive(Debug, Clone)]
@@ -133,7 +110,7 @@ pub fn missing_after_source(entry: &RulesetEntry, rev: &Revision) -> Vec<Diagnos
     declared(rev)
         .into_iter()
         .map(|(id, _, src)| {
-            let (file, pointer) = super::compile::split_source(&src);
+            let (file, pointer) = super::doc::split_source(&src);
             let pointer = pointer.strip_suffix("/domain").unwrap_or(pointer);
             Diagnostic::new(
                 file,
@@ -228,7 +205,7 @@ pub(super) fn check(
                 }
                 (_, Some(l)) => match l.domains.get(&p.id) {
                     Some((d, src)) => {
-                        let (f, ptr) = super::compile::split_source(src);
+                        let (f, ptr) = super::doc::split_source(src);
                         (
                             d.clone(),
                             format!(" (the domain {} declares; {} predates domains)", l.revision, rev.label()),
@@ -305,7 +282,7 @@ pub fn changed_by(original: &Revision, patched: &Revision) -> Vec<Diagnostic> {
             None => false,
         })
         .map(|(id, _, src)| {
-            let (file, pointer) = super::compile::split_source(&src);
+            let (file, pointer) = super::doc::split_source(&src);
             Diagnostic::new(
                 file,
                 pointer,

@@ -181,3 +181,16 @@ fn sweep(
     }
     (lo, hi)
 }
+
+/// A resolution that met a NaN or an infinity: which pipeline, which part, where it is written.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error(
+    "pipeline '{pipeline}', {part}, gave a value that is not a finite number ({source_at}); run `microfut validate`"
+)]
+pub struct NonFinite {
+    pub pipeline: String,
+    /// `stage 'mod_pass_distance'`, `the difficulty`.
+    pub part: String,
+    /// `file#pointer` of the expression.
+    pub source_at: String,
+}

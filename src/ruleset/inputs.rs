@@ -16,7 +16,7 @@ pub enum InputError {
     #[error("pipeline '{pipeline}' is missing {}", .names.join(", "))]
     Missing { pipeline: String, names: Vec<String> },
     #[error(transparent)]
-    NonFinite(#[from] crate::pipeline::NonFinite),
+    NonFinite(#[from] super::NonFinite),
     #[error(
         "{name} is what pipeline '{pipeline}' computes, so it cannot be given; set what it is computed from ({from})"
     )]

@@ -8,8 +8,10 @@ mod finite;
 mod inputs;
 mod table;
 
-pub use compile::{MAX_LOCALS, compile, compile_partial, compile_with, split_source};
+pub use compile::{MAX_LOCALS, compile, compile_partial, compile_with};
+pub use doc::split_source;
 pub use doc::{Op, VarKind};
+pub use finite::NonFinite;
 pub use inputs::{InputError, Prepared};
 pub use table::{Bin, Curve, Interval, RangeTable};
 
@@ -323,12 +325,7 @@ impl Ruleset {
     /// from the derived pipelines whose own inputs are known, in dependency order. `known[i]`
     /// says whether slot i is known; it is updated. Returns the slots computed; refused when a
     /// derived pipeline meets a non-finite value.
-    pub fn complete(
-        &self,
-        inputs: &mut Inputs,
-        known: &mut [bool],
-        needed: &[usize],
-    ) -> Result<Vec<usize>, crate::pipeline::NonFinite> {
+    pub fn complete(&self, inputs: &mut Inputs, known: &mut [bool], needed: &[usize]) -> Result<Vec<usize>, NonFinite> {
         // Walk dependencies backwards from what is needed, stopping at what is already known.
         let mut wanted = vec![false; self.vars.len()];
         let mut stack: Vec<usize> = needed.iter().copied().filter(|&i| !known[i]).collect();

@@ -153,7 +153,7 @@ impl Sheet {
         // The progression record `train` and `age` keep: readable, only known channels, and no
         // negative XP (a hand-edited record would otherwise be trusted by the next session).
         if !self.progression.is_null() {
-            match serde_path_to_error::deserialize::<_, super::Progression>(self.progression.clone()) {
+            match serde_path_to_error::deserialize::<_, super::record::Progression>(self.progression.clone()) {
                 Err(e) => out.push(SheetError::new(
                     format!("/progression{}", json_pointer(e.path())),
                     format!("not a progression record: {}", e.inner()),
@@ -195,8 +195,8 @@ impl Sheet {
 /// negative XP, and per channel the ledger the sessions keep — every applied XP is either still
 /// banked or paid for a level in the history, so `applied = banked + Σ level costs` (an edited
 /// `banked` would otherwise buy levels nobody earned).
-fn record_problems(p: &super::Progression) -> Vec<SheetError> {
-    use super::progression::Event;
+fn record_problems(p: &super::record::Progression) -> Vec<SheetError> {
+    use super::record::Event;
     use super::xp::Xp;
     let mut out = Vec::new();
     let mut paid: std::collections::BTreeMap<&str, Xp> = std::collections::BTreeMap::new();

@@ -5,6 +5,7 @@
 mod check;
 pub mod ledger;
 pub mod progression;
+mod record;
 mod roles;
 pub mod rules;
 mod view;

@@ -11,10 +11,7 @@ use crate::dice::Dice;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 
-/// The most columns the engine plays (content may ask for 3..=MAX_N).
-pub const MAX_N: usize = 16;
-/// The most robots a side may have.
-pub const MAX_ROBOTS: usize = 64;
+pub use super::compile::{MAX_N, MAX_ROBOTS};
 /// Rows 0..=n+1 of the largest field.
 const ROWS: usize = MAX_N + 2;
 

@@ -2,11 +2,18 @@
 //! express: the field formulas are evaluated for every n of the column range, once, so a board
 //! draw is a table lookup and a formula that misbehaves for one n is reported with that n.
 
-use super::board::{MAX_N, MAX_ROBOTS};
 use super::doc::*;
 use crate::catalog::{Diagnostic, Labels, Revision};
 use crate::expr::{self, Frame, Lookup, Scope, Slot};
 use std::sync::Arc;
+
+// The board's limits live with the rules that hold content to them, so the board depends on
+// the rules and not back.
+
+/// The most columns the engine plays (content may ask for 3..=MAX_N).
+pub const MAX_N: usize = 16;
+/// The most robots a side may have.
+pub const MAX_ROBOTS: usize = 64;
 
 pub use super::doc::ActionsDoc as Actions;
 pub use super::doc::EvaluationDoc as Evaluation;

@@ -1,18 +1,12 @@
 //! The match engine in the lab: one simulation is one match between two clubs; its
-//! observations are the statistics league averages are quoted in.
+//! observations are the statistics league averages are quoted in. The lab's side of the match
+//! engine lives here, with calibration, so that the engine itself knows nothing of the lab.
 
-use super::{Match, Options, Rules, TeamStats};
 use crate::catalog::{Diagnostic, Labels, Revision};
-use crate::club::Club;
 use crate::dice::Dice;
+use crate::engine::{Match, MatchSimulator, Options, Rules, TeamStats};
 use crate::lab::{Format, Kind, Metric, Simulator, Unit};
 use std::sync::Arc;
-
-/// Two clubs to play each other over and over.
-pub struct MatchSimulator {
-    pub home: Club,
-    pub away: Club,
-}
 
 fn labels(pt: &str, en: &str) -> Labels {
     Labels { pt_br: pt.into(), en: en.into() }
@@ -49,10 +43,10 @@ impl Simulator for MatchSimulator {
 
     fn compile(&self, revision: &Revision) -> Result<Self::Rules, Vec<Diagnostic>> {
         let rs = Arc::new(crate::ruleset::compile(revision)?);
-        let rules = Rules::new(rs.clone()).map_err(|e| super::content::located(&rs, e))?;
+        let rules = Rules::new(rs.clone()).map_err(|e| crate::engine::content::located(&rs, e))?;
         // Both squads must be able to take the field under this revision.
         for club in [&self.home, &self.away] {
-            if let Err(e) = super::setup::select(&rules, club, None) {
+            if let Err(e) = crate::engine::setup::select(&rules, club, None) {
                 return Err(vec![Diagnostic::new(format!("club {}", club.id), "", e.to_string())]);
             }
         }
