@@ -3,23 +3,18 @@
 //! Data flows one way: `catalog` (versioned, fingerprinted content) → `ruleset` (compiled) →
 //! `pipeline` (resolution with contributions) → higher layers. See ARCHITECTURE.md.
 
+// The core's modules, at the paths they had before the workspace (`microfut::catalog`, …).
+pub use microfut_core::{bot_process, catalog, dice, expr, files, lab, pipeline, ruleset};
+
 pub mod api;
-pub mod bot_process;
 pub mod calibrate;
-pub mod catalog;
 /// The command line (`microfut …`): only with the `cli` feature (the default), so the library
 /// alone does not pull clap and indicatif into its users' builds.
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod club;
-pub mod dice;
 pub mod effects;
 pub mod engine;
-pub mod expr;
-pub mod files;
-pub mod lab;
-pub mod pipeline;
-pub mod ruleset;
 pub mod run;
 pub mod season;
 pub mod server;

@@ -537,16 +537,3 @@ pub struct ClubUploaded {
     #[schema(value_type = Object)]
     pub report: serde_json::Value,
 }
-
-impl utoipa::ToSchema for crate::catalog::Labels {}
-impl utoipa::PartialSchema for crate::catalog::Labels {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        use utoipa::openapi::{ObjectBuilder, schema::Type};
-        ObjectBuilder::new()
-            .property("pt-BR", ObjectBuilder::new().schema_type(Type::String))
-            .property("en", ObjectBuilder::new().schema_type(Type::String))
-            .required("pt-BR")
-            .required("en")
-            .into()
-    }
-}

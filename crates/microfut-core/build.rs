@@ -1,4 +1,4 @@
-//! Embeds `content/` and `schemas/` into the binary so the main job runs on the default content
+//! Embeds the workspace's `content/` and `schemas/` into the binary so the main job runs on the default content
 //! from anywhere, with no files beside it. Of each ruleset's revision folders only those its
 //! `catalog.json` lists as published are embedded: a draft is work in progress, read with
 //! `--content`, and embedding every draft made the binary and every command's start-up (which
@@ -60,7 +60,9 @@ fn is_unpublished_revision(content: &Path, dir: &Path) -> bool {
 }
 
 fn main() {
-    let manifest_dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
+    // content/ and schemas/ are the workspace's, two levels above this crate.
+    let manifest_dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("../..");
+    let manifest_dir = manifest_dir.canonicalize().unwrap_or(manifest_dir);
     let mut code = String::from("pub static FILES: &[(&str, &[u8])] = &[\n");
     for top in ["content", "schemas"] {
         let root = manifest_dir.join(top);

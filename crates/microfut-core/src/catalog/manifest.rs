@@ -59,3 +59,20 @@ impl CatalogFile {
         self.published.iter().find(|e| e.version == version)
     }
 }
+
+// The OpenAPI schema of labels, for the servers' documents (feature `openapi`): here because
+// the orphan rule lets only the crate that owns `Labels` (or utoipa) implement utoipa's traits.
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for Labels {}
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for Labels {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::{ObjectBuilder, schema::Type};
+        ObjectBuilder::new()
+            .property("pt-BR", ObjectBuilder::new().schema_type(Type::String))
+            .property("en", ObjectBuilder::new().schema_type(Type::String))
+            .required("pt-BR")
+            .required("en")
+            .into()
+    }
+}

@@ -1,0 +1,15 @@
+//! Microfut's core: what every game is built on and that knows no game.
+//!
+//! Data flows one way: `catalog` (versioned, fingerprinted content) → `ruleset` (compiled) →
+//! `pipeline` (resolution with contributions); `expr` and `dice` below them; `lab` runs any
+//! game that implements its `Simulator`; `files` reads and writes what commands touch;
+//! `bot_process` runs a bot program as a child process. See ARCHITECTURE.md.
+
+pub mod bot_process;
+pub mod catalog;
+pub mod dice;
+pub mod expr;
+pub mod files;
+pub mod lab;
+pub mod pipeline;
+pub mod ruleset;
