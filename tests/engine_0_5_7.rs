@@ -77,6 +77,8 @@ fn an_older_record_without_the_count_replays_as_identical() {
     let replay = |engine: &str| {
         let mut v = original.clone();
         v["engine_version"] = serde_json::json!(engine);
+        // Records written before seals carried none (a seal would catch the edited version).
+        v.as_object_mut().unwrap().remove("seal");
         for t in 0..2 {
             v["stats"][t].as_object_mut().unwrap().remove("shots_outside_box");
         }
