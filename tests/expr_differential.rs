@@ -86,12 +86,18 @@ fn context(rs: &Ruleset) -> HashMapContext {
     ctx
 }
 
-/// Every Microfut revision of the embedded catalog, compiled.
-fn revisions() -> Vec<Ruleset> {
-    let catalog = microfut::catalog::Catalog::load(&microfut::catalog::ContentTree::embedded());
-    let versions: Vec<String> = catalog.rulesets["microfut"].revisions.keys().map(|v| v.to_string()).collect();
-    assert!(versions.len() >= 6, "{versions:?}");
-    versions.iter().map(|v| common::ruleset(v)).collect()
+/// Every Microfut revision of the embedded catalog, compiled once per thread (proptest runs a
+/// property's cases on one): loading and compiling them is most of a case's cost otherwise.
+fn revisions() -> &'static [Ruleset] {
+    thread_local! {
+        static REVISIONS: &'static [Ruleset] = {
+            let catalog = common::embedded_catalog();
+            let versions: Vec<String> = catalog.rulesets["microfut"].revisions.keys().map(|v| v.to_string()).collect();
+            assert!(versions.len() >= 6, "{versions:?}");
+            Box::leak(versions.iter().map(|v| common::ruleset(v)).collect())
+        };
+    }
+    REVISIONS.with(|r| *r)
 }
 
 /// Every expression of a revision's documents, plus texts exercising each operator and builtin.
@@ -147,7 +153,7 @@ fn same(a: f64, b: f64) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(common::cases(64)))]
     #[test]
     fn compiled_equals_evalexpr(values in proptest::collection::vec(-40.0f64..140.0, 64)) {
         for rs in revisions() {
