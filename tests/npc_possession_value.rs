@@ -17,7 +17,14 @@ use std::sync::Arc;
 fn rules_with(revision: &str, edit: impl FnOnce(&mut serde_json::Value)) -> Arc<Rules> {
     let catalog = test_catalog();
     let mut rev = catalog.revision("microfut", Some(revision)).unwrap().clone();
-    edit(rev.documents.get_mut("npc.json").unwrap());
+    let npc = rev.documents.get_mut("npc.json").unwrap();
+    // A shot's risk weighs its true chance: without the shot's expectations (0.5.6, 0.5.11) the
+    // NPC prices it at the chance the risk term is checked against.
+    let shot = npc["shot"].as_object_mut().unwrap();
+    for key in ["expected_keeper", "expected_context", "expected_shooter"] {
+        shot.remove(key);
+    }
+    edit(npc);
     let rs = microfut::ruleset::compile(&rev).unwrap_or_else(|d| panic!("{revision}: {d:?}"));
     Arc::new(Rules::new(Arc::new(rs)).unwrap())
 }
@@ -59,7 +66,7 @@ fn key(c: &Candidate) -> String {
 /// risk is (1 − keep) × (danger + pv) and a shot's (1 − goal chance) × (danger at the restart +
 /// pv), pv = weight × the best pass-test chance on offer (× 1: equal sides lead nobody) — against
 /// the same content with weight 0, which weighs the danger alone. And the choice it changes: a
-/// striker 17–19 m out, whose shot scores a goal under 5 % of the time, shoots without the value
+/// striker 17–19 m out, whose shot scores a goal under 10 % of the time, shoots without the value
 /// and, for a team-mate somewhere on a line across the box, passes with it — each by a margin of
 /// at least 0.03 of score, which a token value cannot give; never the reverse.
 #[test]
@@ -100,7 +107,7 @@ fn losing_the_ball_costs_its_value_and_a_long_shot_gives_way_to_a_safe_pass() {
                 && score(&a, &key(&a[0])) - score(&a, &key(&b[0])) >= 0.03
             {
                 let shot = b.iter().find(|c| c.kind == Kind::Shoot).unwrap();
-                assert!(shot.goal_chance < 0.05, "{at}: a long, low-chance shot ({})", shot.goal_chance);
+                assert!(shot.goal_chance < 0.1, "{at}: a long, low-chance shot ({})", shot.goal_chance);
                 assert!(a[0].success > 0.9, "{at}: a safe pass ({})", a[0].success);
                 flipped.push(at);
             }

@@ -60,7 +60,12 @@ fn shot(rules: &Arc<Rules>, home: &Club, d: f64) -> Candidate {
 #[test]
 fn a_shot_is_priced_as_a_typical_striker_would_take_it() {
     let priced = Arc::new(compiled(|npc| npc["shot"]["expected_shooter"] = typical_striker()).unwrap());
-    let plain = Arc::new(compiled(|_| {}).unwrap());
+    let plain = Arc::new(
+        compiled(|npc| {
+            npc["shot"].as_object_mut().unwrap().remove("expected_shooter");
+        })
+        .unwrap(),
+    );
     let (good, weak) = (club(REFERENCE), with_weaker_finishers(4));
     for d in [8.0, 12.0, 16.0, 20.0] {
         let (g, w) = (shot(&priced, &good, d), shot(&priced, &weak, d));

@@ -86,6 +86,8 @@ fn no_delivery_is_played_past_a_wall() {
 fn a_shot_is_blocked_by_the_block_test() {
     let (_tmp, content) = content_copy();
     let draft = draft_copy(&content, "0.6.20", "0.6.99");
+    // A draft's parent must be in the tree; 0.6.20's own (0.6.19) has left it.
+    edit_json(&draft.join("manifest.json"), |m| m["parent"] = serde_json::json!("0.6.20"));
     edit_json(&draft.join("params.json"), |p| {
         let list = p["params"].as_array_mut().unwrap();
         let c = list.iter_mut().find(|p| p["id"] == "block_constant").expect("the revision has a block constant");
