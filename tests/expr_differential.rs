@@ -158,10 +158,10 @@ proptest! {
     fn compiled_equals_evalexpr(values in proptest::collection::vec(-40.0f64..140.0, 64)) {
         for rs in revisions() {
         let params: BTreeMap<String, f64> = rs.params.iter().map(|p| (p.id.clone(), p.value)).collect();
-        let base_ctx = context(&rs);
-        for text in expressions(&rs) {
+        let base_ctx = context(rs);
+        for text in expressions(rs) {
             let names: Vec<String> = variables_of(&text).into_iter().filter(|n| !params.contains_key(n)).collect();
-            let scope = TestScope { names: names.clone(), params: params.clone(), rs: &rs };
+            let scope = TestScope { names: names.clone(), params: params.clone(), rs };
             let ast = expr::parse(&text).unwrap();
             let inputs: Vec<f64> = names.iter().enumerate().map(|(i, _)| (values[i] * 4.0).round() / 4.0).collect();
             let mut ctx = base_ctx.clone();
@@ -193,7 +193,7 @@ proptest! {
 #[test]
 fn covers_every_content_expression() {
     for rs in revisions() {
-        let tested = expressions(&rs);
+        let tested = expressions(rs);
         let text_at = |source: &str| -> String {
             let (file, pointer) = source.split_once('#').unwrap_or_else(|| panic!("source {source}"));
             let name = file.rsplit('/').next().unwrap();
