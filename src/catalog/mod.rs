@@ -633,7 +633,9 @@ fn recorded_draft(ruleset: &str, rev: &mut Revision, recorded: &str) {
 }
 
 /// A revision's parent is an older revision of the same ruleset, present in the catalog: the
-/// lineage a designer follows from one revision's change note to the next.
+/// lineage a designer follows from one revision's change note to the next. A published
+/// revision's parent may be absent: its manifest is frozen, and the drafts between published
+/// revisions leave the tree once published (the tag `history/drafts-0.6` keeps them).
 fn check_parents(entry: &mut RulesetEntry) {
     let versions: Vec<Version> = entry.revisions.keys().cloned().collect();
     for (version, rev) in entry.revisions.iter_mut() {
@@ -646,7 +648,7 @@ fn check_parents(entry: &mut RulesetEntry) {
                 "/parent",
                 format!("parent {parent} is not older than the revision itself ({version})"),
             ));
-        } else if !versions.contains(&p) {
+        } else if !versions.contains(&p) && rev.manifest.as_ref().is_some_and(|m| m.status == Status::Draft) {
             let known: Vec<String> = versions.iter().map(|v| v.to_string()).collect();
             rev.diagnostics.push(Diagnostic::new(
                 file,

@@ -25,6 +25,7 @@ mod play_view;
 mod publish;
 mod render;
 mod resolve;
+mod revisions;
 mod season;
 mod serve;
 pub mod sheet;
@@ -88,6 +89,8 @@ pub enum Command {
     Play(play::PlayArgs),
     /// Look after a run store: `prune` deletes finished runs older than a given age.
     Store(store::StoreArgs),
+    /// List each revision of each ruleset: status, date, parent, fingerprint, its change note.
+    Revisions(revisions::RevisionsArgs),
 }
 
 /// A failure with its exit code.
@@ -161,6 +164,7 @@ pub fn run(cli: Cli) -> CliResult {
         Command::Serve(a) => serve::run(content, a),
         Command::Play(a) => play::run(content, a),
         Command::Store(a) => store::run(a),
+        Command::Revisions(a) => revisions::run(content, a),
     }
 }
 
