@@ -10,7 +10,7 @@ fn loading_one_revision_keeps_it_alone_and_changes_nothing_else() {
     let tree = ContentTree::embedded();
     let all = Catalog::load(&tree);
     let sets: [&[Option<&str>]; 5] =
-        [&[None], &[Some("0.5.4")], &[Some("0.6.2")], &[Some("0.6.2"), Some("0.5.4")], &[None, Some("0.5.3")]];
+        [&[None], &[Some("0.5.4")], &[Some("0.6.21")], &[Some("0.6.21"), Some("0.5.4")], &[None, Some("0.5.3")]];
     for versions in sets {
         let one = match versions {
             [version] => Catalog::load_one(&tree, "microfut", *version),

@@ -180,11 +180,11 @@ fn the_crowd_presses_the_away_side_on_0_6() {
     crowd_presses_only_the_away_side(&home, &away);
 }
 
-/// 0.6.2: the crowd presses the away side's interception and block test too. 0.6.1's did not (it
-/// refuses `away_side` there as unused): with blocks as the blocker's own test, the home side's
-/// shots no longer met a pressed blocker, and the home advantage faded.
+/// The crowd presses the away side's interception and block test too (since 0.6.2; 0.6.0 refuses
+/// `away_side` there as unused): with blocks as the blocker's own test, the home side's shots
+/// would otherwise never meet a pressed blocker, and the home advantage fades.
 #[test]
-fn the_crowd_presses_the_away_interceptor_from_0_6_2() {
+fn the_crowd_presses_the_away_interceptor() {
     let args = |revision: &'static str, extra: &[&'static str]| -> Vec<&'static str> {
         let mut args = vec!["resolve", "interception"];
         for s in ["dx=12", "positioning=10", "perception=10", "orientation=30", "stamina=100", "q_int=0"] {
@@ -194,8 +194,8 @@ fn the_crowd_presses_the_away_interceptor_from_0_6_2() {
         args.extend_from_slice(extra);
         args
     };
-    refused(&args("0.6.1", &["--set", "away_side=1"]), "away_side");
-    let intercept = |away: &'static str| json_of(&args("0.6.2", &["--set", "iq=10", "--set", away]));
+    refused(&args("0.6.0", &["--set", "away_side=1"]), "away_side");
+    let intercept = |away: &'static str| json_of(&args("0.6.20", &["--set", "iq=10", "--set", away]));
     let (home, away) = (intercept("away_side=0"), intercept("away_side=1"));
     crowd_presses_only_the_away_side(&home, &away);
 }
@@ -204,7 +204,10 @@ fn the_crowd_presses_the_away_interceptor_from_0_6_2() {
 /// are lower for it.
 fn crowd_presses_only_the_away_side(home: &Value, away: &Value) {
     let crowd = |v: &Value| {
-        v["contributions"].as_array().unwrap().iter().find(|c| c["stage"] == "mod_crowd").expect("crowd stage")["amount"]
+        // `mod_crowd` on a player's own test; `mod_crowd_interception` (half as loud) on the
+        // interceptor's since 0.6.3.
+        let crowd_stage = |c: &&Value| c["stage"] == "mod_crowd" || c["stage"] == "mod_crowd_interception";
+        v["contributions"].as_array().unwrap().iter().find(crowd_stage).expect("crowd stage")["amount"]
             .as_f64()
             .unwrap()
     };
@@ -309,13 +312,13 @@ fn a_season_plays_its_revision_and_its_table_adds_up() {
         "--seed",
         "2",
         "--revision",
-        "0.6.2",
+        "0.6.5",
         "--json",
     ];
     let o = common::run(&args);
     assert!(o.status.success(), "{}", common::stderr(&o));
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(v["revision"], "0.6.2");
+    assert_eq!(v["revision"], "0.6.5");
     let table = v["table"].as_array().unwrap();
     let rounds = v["rounds"].as_array().unwrap();
     let results: Vec<&Value> = rounds.iter().flat_map(|r| r.as_array().unwrap()).collect();
@@ -343,4 +346,66 @@ fn a_season_plays_its_revision_and_its_table_adds_up() {
     ]);
     assert_eq!(missing.status.code(), Some(2));
     assert!(common::stderr(&missing).contains("no revision 9.9.9"), "{}", common::stderr(&missing));
+}
+
+/// `microfut revisions` reads every manifest and catalog.json: the default (newest published)
+/// with its date and fingerprint, a draft with its parent, the first sentence of a change note
+/// (the whole of it with `--full` and in `--json`), one ruleset with `--ruleset`, and an unknown
+/// ruleset refused with exit 2, naming the known ones.
+#[test]
+fn revisions_lists_each_revision_from_its_manifest() {
+    let (_tmp, content) = content_copy();
+    let note = "A draft for this test. Its second sentence is only in the full note.";
+    edit_json(&content.join("microfut/0.6.21/manifest.json"), |m| m["change_note"] = Value::from(note));
+    let c = content.to_str().unwrap();
+    let catalog: Value =
+        serde_json::from_slice(&std::fs::read(content.join("microfut/catalog.json")).unwrap()).unwrap();
+    let published = catalog["published"].as_array().unwrap();
+    let newest = published.last().unwrap();
+
+    let o = run(&["revisions", "--content", c, "--ruleset", "microfut"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let default_line = format!(
+        "  {} (default)  published {}",
+        newest["version"].as_str().unwrap(),
+        newest["published_on"].as_str().unwrap()
+    );
+    assert!(text.contains(&default_line), "{text}");
+    assert!(text.contains(&format!("fingerprint {}", newest["fingerprint"].as_str().unwrap())), "{text}");
+    assert!(text.contains("  0.6.21  draft\n    parent 0.6.20\n    A draft for this test.\n"), "{text}");
+    assert!(!text.contains("second sentence"), "{text}");
+    assert!(!text.contains("trilha"), "only the ruleset asked for: {text}");
+    let full = stdout(&run(&["revisions", "--content", c, "--ruleset", "microfut", "--full"]));
+    assert!(full.contains(note), "{full}");
+
+    let o = run(&["revisions", "--content", c, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let rulesets = v["rulesets"].as_array().unwrap();
+    let ids: Vec<&str> = rulesets.iter().map(|r| r["ruleset"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["effects", "microfut", "space", "trilha"]);
+    let microfut = rulesets.iter().find(|r| r["ruleset"] == "microfut").unwrap();
+    assert_eq!(microfut["default"], newest["version"]);
+    let revs = microfut["revisions"].as_array().unwrap();
+    for entry in published {
+        let r = revs.iter().find(|r| r["version"] == entry["version"]).expect("every published revision listed");
+        assert_eq!(
+            (&r["status"], &r["fingerprint"], &r["published_on"]),
+            (&Value::from("published"), &entry["fingerprint"], &entry["published_on"])
+        );
+    }
+    let draft = revs.iter().find(|r| r["version"] == "0.6.21").unwrap();
+    assert_eq!(
+        (&draft["status"], &draft["parent"], &draft["fingerprint"]),
+        (&Value::from("draft"), &Value::from("0.6.20"), &Value::Null)
+    );
+    assert_eq!(
+        (draft["change_note"].as_str(), draft["summary"].as_str()),
+        (Some(note), Some("A draft for this test."))
+    );
+
+    let o = run(&["revisions", "--content", c, "--ruleset", "nope"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown ruleset 'nope' (known: effects, microfut, space, trilha)"), "{}", stderr(&o));
 }

@@ -211,7 +211,7 @@ fn collect_expressions(v: &Value, at: String, found: &mut dyn FnMut(String)) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 32, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: common::cases(32), failure_persistence: None, ..ProptestConfig::default() })]
 
     /// Random values for a few parameters at once: inside their domains (where everything must
     /// play), at their ends, or anywhere (where validate may refuse).
@@ -354,7 +354,7 @@ const NUMBER_DOCUMENTS: &[&str] = &[
 ];
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: common::cases(48), failure_persistence: None, ..ProptestConfig::default() })]
 
     /// Any number of those documents at 0, −1, a huge value, a fraction where an integer may be
     /// read, or anywhere: refused with a file and a pointer, or played to the end. (Run over every
@@ -449,7 +449,7 @@ fn names_of_newest() -> &'static Vec<(String, String)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: common::cases(48), failure_persistence: None, ..ProptestConfig::default() })]
 
     /// Any name or expression of the newest revision replaced by one nothing declares: refused
     /// with a file and a pointer, or played to the end. (Run over every string of 0.6.8 once on
@@ -536,7 +536,7 @@ fn structural_edits() -> &'static Vec<(String, String, u8)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: common::cases(48), failure_persistence: None, ..ProptestConfig::default() })]
 
     /// Any structural edit of the newest revision: refused by its document's schema, or by the
     /// meaning check at a pointer, or played to the end. (Run over all 3,755 edits of 0.6.8 once,

@@ -129,6 +129,37 @@ fn a_broken_sample_club_is_reported_with_file_and_pointer() {
     assert!(out.contains("sample clubs       4 of 5 valid under microfut 0.6.20"), "{out}");
 }
 
+/// The drafts between published revisions leave the tree once published (the tag
+/// `history/drafts-0.6` keeps them): a published revision's frozen manifest may name a parent that
+/// is no longer there (0.6.5's 0.6.4, 0.6.20's 0.6.19), while a draft still needs its parent.
+#[test]
+fn a_published_revision_keeps_a_parent_that_left_the_tree() {
+    let (_tmp, content) = content_copy();
+    let c = content.to_str().unwrap();
+    let parent = |v: &str| -> serde_json::Value {
+        let m: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(content.join(format!("microfut/{v}/manifest.json"))).unwrap())
+                .unwrap();
+        m["parent"].clone()
+    };
+    for (published, gone) in [("0.6.5", "0.6.4"), ("0.6.20", "0.6.19")] {
+        assert_eq!(parent(published), json!(gone));
+        assert!(!content.join("microfut").join(gone).exists(), "{gone} left the tree");
+    }
+    let o = run(&["validate", "--content", c]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(!stdout(&o).contains("#/parent"), "{}", stdout(&o));
+
+    edit_json(&content.join("microfut/0.6.21/manifest.json"), |m| m["parent"] = json!("0.6.19"));
+    let o = run(&["validate", "--content", c]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).contains("microfut/0.6.21/manifest.json#/parent: parent 0.6.19 is not a revision of microfut"),
+        "{}",
+        stdout(&o)
+    );
+}
+
 /// A parent that is not an older revision of the ruleset is reported on the manifest; an empty
 /// content folder is not "all content valid".
 #[test]

@@ -2,6 +2,7 @@
 //! distribution, amounts are never negative, more armor or block never hurts more, more base or
 //! crit chance never hurts less, and a rolled impact is always one of the exact outcomes.
 
+mod common;
 use microfut::catalog::{Catalog, ContentTree};
 use microfut::dice::Dice;
 use microfut::effects::{self, Actor, AmountOp, Effect, EffectKind, TargetKind, World};
@@ -82,7 +83,7 @@ fn resolve(c: &Case, tags: &[&str]) -> (Vec<(f64, f64)>, f64) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(ProptestConfig::with_cases(common::cases(256)))]
 
     #[test]
     fn a_distribution_of_non_negative_amounts(c in case(), t in tags()) {

@@ -1,6 +1,6 @@
 //! Lazy exact evaluation (issue 15): the NPC stops weighing passes exactly once no remaining
 //! bound can beat the best exact score. This must never change play: whole matches, several
-//! seeds and pairs of clubs, under the default revision, 0.6.0, 0.6.4 and a 0.5 one, are played with the
+//! seeds and pairs of clubs, under the default revision, 0.6.0, 0.6.5 and a 0.5 one, are played with the
 //! shortcut on and off and must agree round hash for round hash and choice for choice — and
 //! every pruned candidate's bound must lie above the exact score it stood for.
 
@@ -134,12 +134,12 @@ fn pruning_never_changes_a_choice_under_0_6_0() {
     );
 }
 
-/// 0.6.4 adds the value of possession to every loss (`npc.possession_value`): a pass's bound
-/// weighs danger + value, still affine in its keep chance, so it stays a bound.
+/// The value of possession (`npc.possession_value`, published from 0.6.5) adds to every loss: a
+/// pass's bound weighs danger + value, still affine in its keep chance, so it stays a bound.
 #[test]
-fn pruning_never_changes_a_choice_under_0_6_4_with_the_value_of_possession() {
+fn pruning_never_changes_a_choice_with_the_value_of_possession() {
     compare_all(
-        "0.6.4",
+        "0.6.5",
         &[
             ("sociedade_esportiva_serra_azul", "esporte_clube_mandacaru", 4),
             ("ferroviario_juazeiro", "uniao_pedra_branca", 8),

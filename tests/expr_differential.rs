@@ -86,12 +86,18 @@ fn context(rs: &Ruleset) -> HashMapContext {
     ctx
 }
 
-/// Every Microfut revision of the embedded catalog, compiled.
-fn revisions() -> Vec<Ruleset> {
-    let catalog = microfut::catalog::Catalog::load(&microfut::catalog::ContentTree::embedded());
-    let versions: Vec<String> = catalog.rulesets["microfut"].revisions.keys().map(|v| v.to_string()).collect();
-    assert!(versions.len() >= 6, "{versions:?}");
-    versions.iter().map(|v| common::ruleset(v)).collect()
+/// Every Microfut revision of the embedded catalog, compiled once per thread (proptest runs a
+/// property's cases on one): loading and compiling them is most of a case's cost otherwise.
+fn revisions() -> &'static [Ruleset] {
+    thread_local! {
+        static REVISIONS: &'static [Ruleset] = {
+            let catalog = common::embedded_catalog();
+            let versions: Vec<String> = catalog.rulesets["microfut"].revisions.keys().map(|v| v.to_string()).collect();
+            assert!(versions.len() >= 6, "{versions:?}");
+            Box::leak(versions.iter().map(|v| common::ruleset(v)).collect())
+        };
+    }
+    REVISIONS.with(|r| *r)
 }
 
 /// Every expression of a revision's documents, plus texts exercising each operator and builtin.
@@ -147,15 +153,15 @@ fn same(a: f64, b: f64) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(common::cases(64)))]
     #[test]
     fn compiled_equals_evalexpr(values in proptest::collection::vec(-40.0f64..140.0, 64)) {
         for rs in revisions() {
         let params: BTreeMap<String, f64> = rs.params.iter().map(|p| (p.id.clone(), p.value)).collect();
-        let base_ctx = context(&rs);
-        for text in expressions(&rs) {
+        let base_ctx = context(rs);
+        for text in expressions(rs) {
             let names: Vec<String> = variables_of(&text).into_iter().filter(|n| !params.contains_key(n)).collect();
-            let scope = TestScope { names: names.clone(), params: params.clone(), rs: &rs };
+            let scope = TestScope { names: names.clone(), params: params.clone(), rs };
             let ast = expr::parse(&text).unwrap();
             let inputs: Vec<f64> = names.iter().enumerate().map(|(i, _)| (values[i] * 4.0).round() / 4.0).collect();
             let mut ctx = base_ctx.clone();
@@ -187,7 +193,7 @@ proptest! {
 #[test]
 fn covers_every_content_expression() {
     for rs in revisions() {
-        let tested = expressions(&rs);
+        let tested = expressions(rs);
         let text_at = |source: &str| -> String {
             let (file, pointer) = source.split_once('#').unwrap_or_else(|| panic!("source {source}"));
             let name = file.rsplit('/').next().unwrap();

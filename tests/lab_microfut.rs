@@ -140,7 +140,7 @@ fn calibrate_reports_each_fact_with_its_figure() {
 /// reading never hides how far apart home and away are.
 #[test]
 fn calibrate_pooled_figure_names_each_order() {
-    let o = run(&["lab", "calibrate", "--revision", "0.6.13", "--matches", "20", "--fixture", "modest", "--json"]);
+    let o = run(&["lab", "calibrate", "--revision", "0.6.20", "--matches", "20", "--fixture", "modest", "--json"]);
     let v: Value = serde_json::from_slice(&o.stdout).expect("JSON");
     let pooled: Vec<&Value> = v["checks"].as_array().unwrap().iter().filter(|c| c["order"] == "both orders").collect();
     assert_eq!(pooled.len(), 3, "home, draw and away shares are pooled: {pooled:?}");
@@ -201,14 +201,28 @@ fn shards_of_different_clubs_do_not_merge() {
 fn calibrate_exports_the_clubs_it_plays() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().to_str().unwrap();
-    let v = lab(&["lab", "calibrate", "--revision", "0.6.9", "--export-clubs", d, "--json"]);
+    let v = lab(&["lab", "calibrate", "--revision", "0.6.20", "--export-clubs", d, "--json"]);
     let clubs = v["clubs"].as_object().unwrap();
     let names: Vec<&str> = clubs.keys().map(String::as_str).collect();
-    assert_eq!(names, ["elite_a", "elite_b", "established_a", "established_b", "modest_a", "modest_b", "reference"]);
+    assert_eq!(
+        names,
+        [
+            "elite_a",
+            "elite_b",
+            "elite_c",
+            "established_a",
+            "established_b",
+            "established_c",
+            "modest_a",
+            "modest_b",
+            "modest_c",
+            "reference"
+        ]
+    );
     for (name, c) in clubs {
         let file = c["file"].as_str().unwrap();
         assert!(file.ends_with(&format!("{name}.json")), "{file}");
-        let o = run(&["club", "validate", file, "--revision", "0.6.9"]);
+        let o = run(&["club", "validate", file, "--revision", "0.6.20"]);
         assert!(o.status.success(), "{name}: {}", stderr(&o));
     }
     let regenerated = dir.path().join("regenerated.json");
@@ -222,7 +236,7 @@ fn calibrate_exports_the_clubs_it_plays() {
         "--name",
         "elite 301",
         "--revision",
-        "0.6.9",
+        "0.6.20",
         "--out",
         regenerated.to_str().unwrap(),
     ]);
@@ -231,14 +245,14 @@ fn calibrate_exports_the_clubs_it_plays() {
     assert_eq!(read(&dir.path().join("elite_a.json")), read(&regenerated));
 
     let missing = dir.path().join("no_such_folder");
-    let o = run(&["lab", "calibrate", "--revision", "0.6.9", "--export-clubs", missing.to_str().unwrap()]);
+    let o = run(&["lab", "calibrate", "--revision", "0.6.20", "--export-clubs", missing.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--export-clubs") && stderr(&o).contains("no such folder"), "{}", stderr(&o));
     assert!(!missing.exists());
 
     // A calibration document whose club name would leave the folder writes nothing anywhere.
     let (_tmp, content) = content_copy();
-    edit_json(&content.join("microfut/0.6.9/calibration.json"), |c| {
+    edit_json(&content.join("microfut/0.6.21/calibration.json"), |c| {
         let clubs = c["clubs"].as_object_mut().unwrap();
         let elite = clubs["elite_b"].clone();
         clubs.insert("../escaped".into(), elite);
@@ -246,7 +260,7 @@ fn calibrate_exports_the_clubs_it_plays() {
     let out = dir.path().join("inner");
     std::fs::create_dir(&out).unwrap();
     let c = content.to_str().unwrap();
-    let o = run(&["lab", "calibrate", "--revision", "0.6.9", "--content", c, "--export-clubs", out.to_str().unwrap()]);
+    let o = run(&["lab", "calibrate", "--revision", "0.6.21", "--content", c, "--export-clubs", out.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("calibration.json#/clubs/../escaped"), "{}", stderr(&o));
     assert_eq!(std::fs::read_dir(&out).unwrap().count(), 0);

@@ -300,3 +300,28 @@ fn the_odds_shown_for_every_kind_of_candidate_are_the_odds_rolled() {
     }
     assert_eq!(tally.max_delta, 0.0);
 }
+
+/// Most tests have a fractional difficulty (since Microfut 0.6.5's weights), and with one the dice
+/// face the next difficulty up when the fraction's draw says so. What a reader is shown of each
+/// roll (the API, the page, the terminal) must add up whichever way it fell: margin = total −
+/// difficulty, the difficulty being the one the dice faced — the integer part or the next one. A
+/// whole match under the default revision.
+#[test]
+fn every_roll_shown_adds_up_with_fractional_difficulties() {
+    let catalog = common::test_catalog();
+    let c = common::sample_club("sociedade_esportiva_serra_azul");
+    let default = catalog.revision("microfut", None).unwrap().version.to_string();
+    let mut m = Match::new(common::revision_rules(&catalog, &default), &c, &c, 2, Options::default()).unwrap();
+    let mut rolls = 0;
+    while !m.finished() {
+        m.step();
+        for r in m.round_rolls() {
+            rolls += 1;
+            assert_eq!(r.margin, r.total as i32 - r.difficulty, "{r:?}");
+            if r.probability > 0.0 {
+                assert_eq!(r.success, r.margin >= 0, "{r:?}");
+            }
+        }
+    }
+    assert!(rolls > 1000, "{rolls} rolls");
+}

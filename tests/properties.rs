@@ -37,7 +37,7 @@ fn with(rs: &Ruleset, values: &[f64], pairs: &[(&str, f64)]) -> microfut::rulese
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(ProptestConfig::with_cases(common::cases(256)))]
 
     #[test]
     fn action_values_and_difficulties_stay_in_range(values in arb_inputs(&baseline())) {
@@ -162,7 +162,7 @@ fn each_matches_resolve(rs: &Ruleset, values: &[f64], sweep: &[f64]) -> Result<(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(common::cases(64)))]
 
     #[test]
     fn resolving_each_value_of_a_slot_is_resolving_each_alone(

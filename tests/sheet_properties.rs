@@ -48,7 +48,7 @@ fn arb_sheet() -> impl Strategy<Value = Sheet> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(ProptestConfig::with_cases(common::cases(256)))]
 
     /// Net cost rises with every level of every trait; positive XP never falls.
     #[test]
@@ -120,7 +120,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    #![proptest_config(ProptestConfig::with_cases(common::cases(300)))]
 
     /// Whatever the seed, the generator's squads pass `club validate` at every preset budget.
     #[test]

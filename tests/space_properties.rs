@@ -2,6 +2,7 @@
 //! every match ends, replays reproduce outcomes and catch edited records, the lab is
 //! deterministic.
 
+mod common;
 mod space_support;
 use microfut::catalog::{Catalog, ContentTree};
 use microfut::dice::Dice;
@@ -77,7 +78,7 @@ fn entrants() -> [Entrant; 2] {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(common::cases(64)))]
 
     #[test]
     fn a_drawn_board_follows_the_setup(seed in any::<u64>()) {

@@ -26,6 +26,7 @@ mod play_view;
 mod publish;
 mod render;
 mod resolve;
+mod revisions;
 mod season;
 mod serve;
 pub mod sheet;
@@ -89,6 +90,8 @@ pub enum Command {
     Play(play::PlayArgs),
     /// Look after a run store: `prune` deletes finished runs older than a given age.
     Store(store::StoreArgs),
+    /// List each revision of each ruleset: status, date, parent, fingerprint, its change note.
+    Revisions(revisions::RevisionsArgs),
 }
 
 /// A failure with its exit code.
@@ -162,6 +165,7 @@ pub fn run(cli: Cli) -> CliResult {
         Command::Serve(a) => serve::run(content, a),
         Command::Play(a) => play::run(content, a),
         Command::Store(a) => store::run(a),
+        Command::Revisions(a) => revisions::run(content, a),
     }
 }
 

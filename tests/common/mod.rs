@@ -11,9 +11,29 @@ use std::process::{Command, Output};
 pub const BASELINE: &str = "0.5.0";
 
 pub fn ruleset(version: &str) -> Ruleset {
-    let catalog = Catalog::load(&ContentTree::embedded());
-    let rev = catalog.revision("microfut", Some(version)).expect("revision loads");
+    let rev = embedded_catalog().revision("microfut", Some(version)).expect("revision loads");
     compile(rev).expect("revision compiles")
+}
+
+/// The embedded catalog, loaded once per test process: loading checks every revision (about a
+/// second), and the property tests compile a revision for every case.
+pub fn embedded_catalog() -> &'static Catalog {
+    static CATALOG: std::sync::OnceLock<Catalog> = std::sync::OnceLock::new();
+    CATALOG.get_or_init(|| Catalog::load(&ContentTree::embedded()))
+}
+
+/// The number of cases a property test runs: `default`, bounded so `cargo test` stays quick, or
+/// `MICROFUT_DEEP=N` times as many for a deeper run (CONTRIBUTING.md, "Tests").
+pub fn cases(default: u32) -> u32 {
+    match std::env::var("MICROFUT_DEEP") {
+        Err(_) => default,
+        Ok(n) => match n.trim().parse::<u32>() {
+            Ok(n) if n >= 1 => default.saturating_mul(n),
+            _ => panic!(
+                "MICROFUT_DEEP={n:?}: expected a whole number of at least 1, the factor on every property test's cases"
+            ),
+        },
+    }
 }
 
 pub fn baseline() -> Ruleset {
@@ -184,54 +204,6 @@ pub fn resolve_json(pipeline: &str, sets: &[impl AsRef<str>], revision: &str) ->
     serde_json::from_slice(&o.stdout).unwrap()
 }
 
-/// The save's base for a keeper of this DX, goalkeeping and reading (IQ, positioning and
-/// perception all `read`), against a placed keeper's 12 m shot, as `resolve` shows it.
-pub fn save_base(revision: &str, dx: i64, goalkeeping: i64, read: i64) -> f64 {
-    let sets = [
-        format!("dx={dx}"),
-        format!("goalkeeping={goalkeeping}"),
-        format!("iq={read}"),
-        format!("positioning={read}"),
-        format!("perception={read}"),
-        "gk_position_error=0".into(),
-        "shot_distance=12".into(),
-        "shot_margin=0".into(),
-        "shot_speed=1".into(),
-    ];
-    stage(&resolve_json("save", &sets, revision), "base")
-}
-
-/// A foot shot from 12 m, 20° off centre, a marker 3 m away, by a shooter of DX 14, control 14
-/// and willpower 12 with this finishing, plus `extra` `--set`s: the tests' typical shot.
-pub fn typical_shot(finishing: i64, extra: &[String]) -> Vec<String> {
-    let fixed = [
-        "dx=14",
-        "willpower=12",
-        "control=14",
-        "range=30",
-        "distance=12",
-        "angle=20",
-        "orientation=0",
-        "nearest_opponent=3",
-    ];
-    let mut sets: Vec<String> = fixed.iter().map(|s| s.to_string()).collect();
-    sets.push(format!("finishing={finishing}"));
-    sets.extend_from_slice(extra);
-    sets
-}
-
-/// The amount a resolution's stage `id` contributed.
-pub fn stage(v: &serde_json::Value, id: &str) -> f64 {
-    v["contributions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["stage"] == id)
-        .unwrap_or_else(|| panic!("no stage {id}: {v}"))["amount"]
-        .as_f64()
-        .unwrap()
-}
-
 /// A sample club of the repository's content.
 pub fn sample_club(id: &str) -> microfut::club::Club {
     microfut::club::Club::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("content/microfut/clubs/{id}.json")))
@@ -293,107 +265,4 @@ pub fn with_weaker_keepers(id: &str, worse: i64) -> microfut::club::Club {
             }
         }
     })
-}
-
-/// Checks that a draft moves only what its change note names: its manifest's parent and engine
-/// range, then each document against the parent's after `named` has asserted and undone the
-/// named changes in (file, parent's, draft's). The golden same-seed match must differ and is
-/// left out; the manifests are not compared.
-pub fn only_named_changes(
-    parent: &str,
-    draft: &str,
-    engine: &str,
-    mut named: impl FnMut(&str, &mut serde_json::Value, &mut serde_json::Value),
-) {
-    let dir = test_content_dir().join("microfut");
-    let read = |rev: &str, file: &str| -> serde_json::Value {
-        let p = dir.join(rev).join(file);
-        serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap_or_else(|e| panic!("{p:?}: {e}"))
-    };
-    let manifest = read(draft, "manifest.json");
-    assert_eq!(manifest["parent"], parent);
-    assert_eq!(manifest["engine"], engine);
-    for file in manifest["documents"].as_array().unwrap() {
-        let file = file.as_str().unwrap();
-        if file == "manifest.json" {
-            continue;
-        }
-        let (mut old, mut new) = (read(parent, file), read(draft, file));
-        if file == "calibration.json" {
-            assert_ne!(old["same_seed"], new["same_seed"], "a new golden match for new rules");
-            old.as_object_mut().unwrap().remove("same_seed");
-            new.as_object_mut().unwrap().remove("same_seed");
-        }
-        named(file, &mut old, &mut new);
-        assert_eq!(old, new, "{file}: nothing else differs from {parent}");
-    }
-}
-
-/// The budget presets of a `club_rules.json`, as (id, XP).
-pub fn budgets_xp(club_rules: &serde_json::Value) -> Vec<(String, i64)> {
-    let b = club_rules["budgets"].as_array().unwrap();
-    b.iter().map(|b| (b["id"].as_str().unwrap().into(), b["xp"].as_i64().unwrap())).collect()
-}
-
-/// In `only_named_changes`: the budget presets of `club_rules.json` were `was` in the parent and are
-/// `now` in the draft; both are then left out of the comparison.
-pub fn budgets_moved(
-    old: &mut serde_json::Value,
-    new: &mut serde_json::Value,
-    was: [(&str, i64); 3],
-    now: [(&str, i64); 3],
-) {
-    let own = |b: [(&str, i64); 3]| b.map(|(id, xp)| (id.to_string(), xp)).to_vec();
-    assert_eq!(budgets_xp(old), own(was), "the parent's budgets");
-    assert_eq!(budgets_xp(new), own(now), "the draft's budgets");
-    old["budgets"] = serde_json::Value::Null;
-    new["budgets"] = serde_json::Value::Null;
-}
-
-/// In `only_named_changes`: exactly the parameters `moved` (id, parent's value, draft's) changed
-/// value in `params.json`; the draft's values are then put back to the parent's, so the rest of
-/// each parameter is still compared.
-pub fn params_moved(old: &serde_json::Value, new: &mut serde_json::Value, moved: &[(&str, f64, f64)]) {
-    let values = |v: &serde_json::Value| -> Vec<(String, serde_json::Value)> {
-        let list = v["params"].as_array().unwrap();
-        list.iter().map(|p| (p["id"].as_str().unwrap().to_string(), p["value"].clone())).collect()
-    };
-    let was = values(old);
-    let mut got: Vec<(String, f64, f64)> = was
-        .iter()
-        .zip(values(new))
-        .filter(|(a, b)| *a != b)
-        .map(|(a, b)| (a.0.clone(), a.1.as_f64().unwrap(), b.1.as_f64().unwrap()))
-        .collect();
-    got.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut want: Vec<(String, f64, f64)> = moved.iter().map(|(id, a, b)| (id.to_string(), *a, *b)).collect();
-    want.sort_by(|a, b| a.0.cmp(&b.0));
-    assert_eq!(got, want, "params.json: only the named values move");
-    for p in new["params"].as_array_mut().unwrap() {
-        if moved.iter().any(|m| p["id"] == m.0) {
-            p["value"] = was.iter().find(|(id, _)| p["id"] == id.as_str()).unwrap().1.clone();
-        }
-    }
-}
-
-/// A draft that changes only `calibration.json`: its parent is `parent`, every other document is
-/// the parent's (so every match is the same), and the calibration keeps the parent's same-seed
-/// record and ranges. Returns the two calibration documents, parent's first.
-pub fn calibration_only_change(parent: &str, draft: &str) -> (serde_json::Value, serde_json::Value) {
-    let dir = test_content_dir().join("microfut");
-    let read = |rev: &str, file: &str| -> serde_json::Value {
-        serde_json::from_str(&std::fs::read_to_string(dir.join(rev).join(file)).unwrap()).unwrap()
-    };
-    let manifest = read(draft, "manifest.json");
-    assert_eq!(manifest["parent"], parent);
-    for file in manifest["documents"].as_array().unwrap() {
-        let file = file.as_str().unwrap();
-        if file != "calibration.json" {
-            assert_eq!(read(parent, file), read(draft, file), "{file} differs from {parent}");
-        }
-    }
-    let (old, new) = (read(parent, "calibration.json"), read(draft, "calibration.json"));
-    assert_eq!(old["same_seed"], new["same_seed"], "the same match, so the same record");
-    assert_eq!(old["ranges"], new["ranges"], "the targets themselves do not move");
-    (old, new)
 }

@@ -114,8 +114,16 @@ pub fn broken(record: &Value, seal: &Seal, parts: &[String]) -> Option<String> {
             _ => return Some(p.clone()),
         }
     }
-    // A digest of a part the record does not have: the seal itself was edited.
-    seal.keys().find(|p| !parts.contains(p)).map(|p| format!("/seal/{}", super::escape_token(p)))
+    // A digest of a part the record does not have: an item taken out of a list the record still
+    // has (a player gone from a squad) is named where it was; anything else means the seal itself
+    // was edited.
+    seal.keys().find(|p| !parts.contains(p)).map(|p| {
+        let parent = p.rsplit_once('/').map_or("", |(parent, _)| parent);
+        match record.pointer(parent) {
+            Some(Value::Array(_)) => p.clone(),
+            _ => format!("/seal/{}", super::escape_token(p)),
+        }
+    })
 }
 
 /// Each key of the object at `at`, and each item of its arrays named in `itemised`, as pointers:
