@@ -41,8 +41,10 @@ for line in build.splitlines():
     m = re.match(r"COPY\s+(?!--from)(.+)\s+\S+$", line.strip())
     if m:
         copied.update(p.rstrip("/") for p in m.group(1).split())
-needed = {"Cargo.toml", "Cargo.lock", "content", "schemas"}  # build.rs embeds content/ and schemas/
-for target in json.load(sys.stdin)["packages"][0]["targets"]:
+# The core crate's build script embeds content/ and schemas/.
+needed = {"Cargo.toml", "Cargo.lock", "content", "schemas"}
+packages = json.load(sys.stdin)["packages"]  # every crate of the workspace
+for target in (t for p in packages for t in p["targets"]):
     # Tests and examples are found by looking in their folders: absent, they are not built.
     if set(target["kind"]) & {"test", "example"}:
         continue
