@@ -7,7 +7,9 @@ use microfut::catalog::{Catalog, CatalogError, ContentTree};
 
 #[test]
 fn loading_one_revision_keeps_it_alone_and_changes_nothing_else() {
-    let tree = ContentTree::embedded();
+    // The repository's folder: the draft in progress is not embedded in the binary.
+    let content = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("content");
+    let tree = ContentTree::from_dir(&content).unwrap();
     let all = Catalog::load(&tree);
     let sets: [&[Option<&str>]; 5] =
         [&[None], &[Some("0.5.4")], &[Some("0.6.21")], &[Some("0.6.21"), Some("0.5.4")], &[None, Some("0.5.3")]];

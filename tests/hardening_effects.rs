@@ -25,10 +25,10 @@ fn effects_draft(content: &Path, from: &str, version: &str) -> PathBuf {
 }
 
 fn resolve(content: Option<&Path>, revision: &str, args: &[&str]) -> Output {
-    let mut a = vec!["effects", "resolve", "--revision", revision];
-    if let Some(c) = content {
-        a.extend(["--content", s(c)]);
-    }
+    // The repository's folder by default: the draft in progress (1.1.0) is not embedded.
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("content");
+    let c = content.unwrap_or(&repo);
+    let mut a = vec!["effects", "resolve", "--revision", revision, "--content", s(c)];
     a.extend(args);
     run(&a)
 }
