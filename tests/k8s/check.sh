@@ -41,7 +41,7 @@ for line in build.splitlines():
     m = re.match(r"COPY\s+(?!--from)(.+)\s+\S+$", line.strip())
     if m:
         copied.update(p.rstrip("/") for p in m.group(1).split())
-# The core crate's build script embeds content/ and schemas/.
+# The build script of the core crate embeds content/ and schemas/.
 needed = {"Cargo.toml", "Cargo.lock", "content", "schemas"}
 packages = json.load(sys.stdin)["packages"]  # every crate of the workspace
 for target in (t for p in packages for t in p["targets"]):
