@@ -11,9 +11,8 @@
 
 mod common;
 
-use common::server::{Server, assert_replays_identical, http, http_with_head, start};
+use common::server::{Server, assert_replays_identical, http, http_with_head, listening, start};
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -37,21 +36,14 @@ fn serve_on_tmpfs(dir: &Path, size: &str) -> Server {
         d = dir.display(),
         bin = common::bin()
     );
-    let mut child = Command::new("unshare")
-        .args(["-m", "sh", "-c", &script])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("unshare starts");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .and_then(|s| s.split('/').next())
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .to_string();
-    Server { child, addr }
+    listening(
+        Command::new("unshare")
+            .args(["-m", "sh", "-c", &script])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("unshare starts"),
+    )
 }
 
 /// Resizes the server's tmpfs from outside its namespace (more room: space freed).

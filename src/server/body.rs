@@ -90,18 +90,11 @@ pub fn expected_object<T: DeserializeOwned>(value: &serde_json::Value) -> Option
         return None;
     }
     let fields = struct_fields::<T>()?;
-    Some(format!("the body must be a JSON object with the fields {}; found {}", fields.join(", "), kind(value)))
-}
-
-fn kind(v: &serde_json::Value) -> &'static str {
-    match v {
-        serde_json::Value::Null => "null",
-        serde_json::Value::Bool(_) => "true or false",
-        serde_json::Value::Number(_) => "a number",
-        serde_json::Value::String(_) => "a string",
-        serde_json::Value::Array(_) => "an array",
-        serde_json::Value::Object(_) => "an object",
-    }
+    Some(format!(
+        "the body must be a JSON object with the fields {}; found {}",
+        fields.join(", "),
+        crate::catalog::json_kind(value)
+    ))
 }
 
 /// The fields of `T` if serde reads it as a struct (the names as the JSON spells them).

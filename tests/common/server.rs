@@ -42,7 +42,11 @@ pub fn start_with_open_files(args: &[&str], db: &std::path::Path, nofile: Option
             });
         }
     }
-    let mut child = cmd.spawn().expect("the server starts");
+    listening(cmd.spawn().expect("the server starts"))
+}
+
+/// A server process whose stdout is piped: waits for its "listening on http://…" line.
+pub fn listening(mut child: Child) -> Server {
     let mut line = String::new();
     BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
     let addr = line
