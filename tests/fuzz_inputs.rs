@@ -396,7 +396,7 @@ fn fuzz_club_files() {
     fuzz("club", 24, case_strategy(3), |case| {
         let (_, text) = mutate(&seed, case);
         fs::write(&s.path, &text).unwrap();
-        let checked = microfut::cli::matchday::club_source(&catalog, &file).and_then(|c| c.checked(&rules.rs));
+        let checked = microfut::cli::matchday::load_club(&catalog, &file, &rules.rs);
         match checked {
             Err(e) => clean(&message(e), &file),
             Ok(club) => {

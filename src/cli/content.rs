@@ -70,28 +70,13 @@ fn meaning_check_with(rev: &Revision, legacy: Option<&domain::LegacyDomains>) ->
 }
 
 fn ruleset_check(rev: &Revision, domains: Policy) -> Vec<Diagnostic> {
-    match rev.ruleset.as_str() {
-        "microfut" => {
-            let compiled = crate::ruleset::compile_with(rev, domains);
-            let mut out = match &compiled {
-                Ok(_) => Vec::new(),
-                Err(d) => d.clone(),
-            };
-            if let Err(d) = crate::sheet::Roles::from_revision(rev) {
-                out.extend(d);
-            }
-            if let Ok(rs) = compiled {
-                out.extend(crate::sheet::rules::content_check(&rs));
-                out.extend(crate::club::rules::content_check(&rs));
-                // The match engine's own needs: its documents, pipelines, tables and parameters.
-                out.extend(crate::engine::content::check(std::sync::Arc::new(rs)));
-            }
-            out
-        }
-        "trilha" => crate::trilha::compile(rev).err().unwrap_or_default(),
-        "space" => crate::space::compile(rev).err().unwrap_or_default(),
-        "effects" => crate::effects::compile(rev).err().unwrap_or_default(),
-        other => vec![Diagnostic::new(rev.file("manifest.json"), "/id", format!("no compiler for ruleset '{other}'"))],
+    match crate::find_game(&rev.ruleset) {
+        Some(game) => game.check(rev, domains),
+        None => vec![Diagnostic::new(
+            rev.file("manifest.json"),
+            "/id",
+            format!("no compiler for ruleset '{}'", rev.ruleset),
+        )],
     }
 }
 

@@ -5,15 +5,12 @@ pub use super::lab_args::{CalibrateArgs, LabArgs, LabCommand, MergeArgs};
 use super::render::Lang;
 use super::{CliError, CliResult, lab_report};
 use crate::catalog::Catalog;
+use crate::game::{Erased, Study};
 use crate::lab::{self, Report, Request, Shard, Simulator};
-use crate::trilha::TrilhaSimulator;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-
-/// Rulesets with a lab simulator.
-const SIMULATED: &[&str] = &["effects", "microfut", "space", "trilha"];
 
 fn lab_lang(l: Lang) -> lab::Lang {
     match l {
@@ -33,75 +30,24 @@ pub fn run(content: Option<&Path>, args: LabArgs) -> CliResult {
     let versions = [args.revision.as_deref(), args.against.as_deref()];
     let versions = if args.against.is_some() { &versions[..] } else { &versions[..1] };
     let catalog = super::content::load_catalog_for_some(content, &ruleset, versions)?;
-    match ruleset.as_str() {
-        "trilha" if args.home.is_some() || args.away.is_some() => {
-            Err(CliError::input("--home and --away choose Microfut clubs; trilha has no clubs"))
-        }
-        "trilha" | "microfut" if !args.bots.is_empty() => {
-            Err(CliError::input(format!("--bots chooses Space Football's bots; {ruleset} has none")))
-        }
-        "trilha" => run_with(&TrilhaSimulator, &catalog, content, args, &[]),
-        "space" if args.home.is_some() || args.away.is_some() => {
-            Err(CliError::input("--home and --away choose Microfut clubs; space plays bots (--bots A,B)"))
-        }
-        "space" => {
-            let bots = match args.bots.as_slice() {
-                [] => {
-                    let rev = catalog.revision("space", args.revision.as_deref()).map_err(CliError::input)?;
-                    let rules = crate::space::compile(rev).map_err(|d| {
-                        CliError::input(format!("{} has {} content error(s), first: {}", rev.label(), d.len(), d[0]))
-                    })?;
-                    rules.lab_bots.clone()
-                }
-                [a, b] => [a.clone(), b.clone()],
-                other => {
-                    return Err(CliError::input(format!("--bots takes two bots (A,B), got {}", other.len())));
-                }
-            };
-            let parse = |s: &str| crate::space::bots::BotKind::parse(s.trim()).map_err(CliError::input);
-            let bots = [parse(&bots[0])?, parse(&bots[1])?];
-            run_with(&crate::space::SpaceSimulator { bots }, &catalog, content, args, &[])
-        }
-        "effects" if args.home.is_some() || args.away.is_some() => {
-            Err(CliError::input("--home and --away choose Microfut clubs; effects plays every mode's journey"))
-        }
-        "effects" => run_with(&crate::effects::JourneySimulator, &catalog, content, args, &[]),
-        "microfut" => {
-            let rules = crate::run::rules_for(&catalog, args.revision.as_deref()).map_err(CliError::input)?;
-            // By default two equal clubs: the revision's reference club against itself.
-            let home = match &args.home {
-                Some(h) => h.clone(),
-                None => crate::calibrate::Targets::of(&rules).map_err(CliError::input)?.reference_club,
-            };
-            let away = args.away.clone().unwrap_or_else(|| home.clone());
-            let (home, away) =
-                (super::matchday::club_source(&catalog, &home)?, super::matchday::club_source(&catalog, &away)?);
-            // Checked as `club validate` checks them, under every revision they will play.
-            let mut arms = vec![rules.rs.clone()];
-            if let Some(v) = &args.against {
-                arms.push(crate::run::rules_for(&catalog, Some(v)).map_err(CliError::input)?.rs.clone());
-            }
-            let mut clubs = Vec::new();
-            for rs in &arms {
-                clubs = vec![home.checked(rs)?, away.checked(rs)?];
-            }
-            let inputs: Vec<(&str, PathBuf)> = [("--home", &home), ("--away", &away)]
-                .into_iter()
-                .filter_map(|(what, s)| s.path.clone().map(|p| (what, p)))
-                .collect();
-            let away = clubs.pop().expect("two clubs");
-            let home = clubs.pop().expect("two clubs");
-            run_with(&crate::engine::MatchSimulator { home, away }, &catalog, content, args, &inputs)
-        }
-        other if catalog.rulesets.contains_key(other) => Err(CliError::input(format!(
-            "ruleset '{other}' has no lab simulator registered (rulesets with one: {})",
-            SIMULATED.join(", ")
-        ))),
-        other => Err(CliError::input(format!(
-            "unknown ruleset '{other}' (rulesets with a lab simulator: {})",
-            SIMULATED.join(", ")
-        ))),
-    }
+    let Some(game) = crate::find_game(&ruleset) else {
+        let simulated: Vec<&str> = crate::GAMES.iter().map(|g| g.ruleset()).collect();
+        let what = if catalog.rulesets.contains_key(&ruleset) {
+            format!("ruleset '{ruleset}' has no lab simulator registered")
+        } else {
+            format!("unknown ruleset '{ruleset}'")
+        };
+        return Err(CliError::input(format!("{what} (rulesets with a lab simulator: {})", simulated.join(", "))));
+    };
+    let study = Study {
+        revision: args.revision.as_deref(),
+        against: args.against.as_deref(),
+        home: args.home.as_deref(),
+        away: args.away.as_deref(),
+        bots: &args.bots,
+    };
+    let setup = game.lab(&catalog, &study).map_err(CliError::input)?;
+    run_with(&Erased(setup.simulator.as_ref()), &catalog, content, args, &setup.inputs)
 }
 
 fn run_with<S: Simulator>(

@@ -52,58 +52,16 @@ pub struct ReplayArgs {
     pub run: PathBuf,
 }
 
-/// A club as a command was given it: a file, or a sample club of the content, read as JSON but
-/// not yet checked (it is checked under the revision that plays it).
-pub struct ClubSource {
-    /// How messages name it: the path given, or the sample's path in the content.
-    pub file: String,
-    /// The file, when it is one (so no output of the command overwrites it).
-    pub path: Option<PathBuf>,
-    value: serde_json::Value,
-}
-
-impl ClubSource {
-    /// The club, checked exactly as `club validate` checks it under `rs`: every command that plays
-    /// a club refuses one that `club validate` would reject, naming the file and JSON pointer.
-    pub fn checked(&self, rs: &crate::ruleset::Ruleset) -> Result<Club, CliError> {
-        Club::check_value(&self.value, &self.file, "", rs).map_err(CliError::input)
-    }
-}
+pub use crate::club::source::ClubSource;
 
 /// A club from a file path, or a sample club of the content by id, read but not yet checked.
 pub fn club_source(catalog: &Catalog, spec: &str) -> Result<ClubSource, CliError> {
-    let path = Path::new(spec);
-    // A name that exists is a file, even a link that leads nowhere or in a loop: reading it says so.
-    if std::fs::symlink_metadata(path).is_ok() {
-        let file = path.display().to_string();
-        let bytes = read_input("a club file", path, FILE_LIMIT).map_err(CliError::input)?;
-        let value = crate::catalog::from_json(&bytes)
-            .map_err(|e| CliError::input(format!("{file}: {}", crate::catalog::describe_json_error(&e))))?;
-        return Ok(ClubSource { file, path: Some(path.to_path_buf()), value });
-    }
-    let entry = catalog.ruleset("microfut").map_err(CliError::input)?;
-    let key = format!("clubs/{spec}.json");
-    match entry.extra.get(&key) {
-        Some(v) => {
-            Ok(ClubSource { file: catalog.display_path(&format!("microfut/{key}")), path: None, value: v.clone() })
-        }
-        None => {
-            let known: Vec<&str> = entry
-                .extra
-                .keys()
-                .filter_map(|k| k.strip_prefix("clubs/").and_then(|k| k.strip_suffix(".json")))
-                .collect();
-            Err(CliError::input(format!(
-                "club '{spec}' is neither a file nor a sample club (samples: {})",
-                if known.is_empty() { "none".to_string() } else { known.join(", ") }
-            )))
-        }
-    }
+    ClubSource::read(catalog, spec).map_err(CliError::input)
 }
 
 /// A club (file or sample id) checked under `rs`; see [`ClubSource::checked`].
 pub fn load_club(catalog: &Catalog, spec: &str, rs: &crate::ruleset::Ruleset) -> Result<Club, CliError> {
-    club_source(catalog, spec)?.checked(rs)
+    club_source(catalog, spec)?.checked(rs).map_err(CliError::input)
 }
 
 /// The intents file: a JSON array of intents, each problem named by the file and the intent's
@@ -179,8 +137,8 @@ pub fn run_match(content: Option<&Path>, args: MatchArgs) -> CliResult {
     let catalog = super::content::load_catalog_for(content, "microfut", args.revision.as_deref())?;
     let rules = rules_for(&catalog, args.revision.as_deref()).map_err(CliError::input)?;
     let (home_source, away_source) = (club_source(&catalog, &args.home)?, club_source(&catalog, &args.away)?);
-    let home = home_source.checked(&rules.rs)?;
-    let away = away_source.checked(&rules.rs)?;
+    let home = home_source.checked(&rules.rs).map_err(CliError::input)?;
+    let away = away_source.checked(&rules.rs).map_err(CliError::input)?;
     // The rules are compiled and the clubs checked: the catalog (the played revision's parsed
     // documents; the others' were dropped as they were checked) is not read again, and freeing
     // it before the match lets the match's memory reuse it (peak memory, issue 15).

@@ -3,13 +3,15 @@
 //! Data flows one way: `catalog` (versioned, fingerprinted content) → `ruleset` (compiled) →
 //! `pipeline` (resolution with contributions); `expr` and `dice` below them; `lab` runs any
 //! game that implements its `Simulator`; `files` reads and writes what commands touch;
-//! `bot_process` runs a bot program as a child process. See ARCHITECTURE.md.
+//! `bot_process` runs a bot program as a child process; `game` is what a game gives the
+//! catalog, the lab and the command line. See ARCHITECTURE.md.
 
 pub mod bot_process;
 pub mod catalog;
 pub mod dice;
 pub mod expr;
 pub mod files;
+pub mod game;
 pub mod lab;
 pub mod pipeline;
 pub mod ruleset;

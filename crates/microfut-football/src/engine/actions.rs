@@ -1,0 +1,931 @@
+//! Resolving actions (document Part VI, steps 5–9 of the round): the action's test, the
+//! opposition's tests compared by margins, and the physical effect — trajectory, possession,
+//! goal, rebound, loose ball, restart.
+
+use super::Match;
+use super::candidate::{Candidate, Kind};
+use super::content::{ControlOutcome, DuelOutcome, FoulCall, PassOutcome, SaveOutcome, ShotOutcome};
+use super::events::EventKind;
+use super::geometry::V2;
+use super::projection::RollRole;
+use super::round2;
+use super::set_pieces::Taker;
+use super::state::{Ball, Line, Restart, RestartKind};
+use microfut_core::pipeline::Resolution;
+
+/// What a ball on its way was struck as, for the defenders on its line.
+#[derive(Debug, Clone, Copy)]
+enum Struck {
+    Pass,
+    Shot,
+}
+
+impl Match {
+    pub(super) fn resolve(&mut self, c: usize, cand: &Candidate) {
+        let t = self.state.players[c].team;
+        self.state.possession = t;
+        self.state.last_touch = t;
+        let pipes = self.rules.pipes;
+        match cand.kind {
+            Kind::Carry => self.after_carry(c, None),
+            Kind::Dribble => self.after_carry(c, cand.other),
+            Kind::Pass | Kind::Throw => {
+                self.pass(c, cand.other.expect("a pass has a receiver"), cand.pipe.unwrap_or(pipes.pass))
+            }
+            Kind::Cross => self.cross(c, cand.dest, cand.pipe.unwrap_or(pipes.cross), cand.zone_index),
+            Kind::Shoot if self.set_piece_now() == Some(RestartKind::Penalty) => {
+                self.penalty(c, cand.zone_index.unwrap_or(0) as usize)
+            }
+            Kind::Shoot => self.shot(c, false, cand.pipe.unwrap_or(pipes.finishing)),
+        }
+    }
+
+    /// The restart being taken this round, when the revision has set pieces (0.6).
+    pub(super) fn set_piece_now(&self) -> Option<RestartKind> {
+        self.taking.filter(|_| self.rules.set_pieces.is_some())
+    }
+
+    /// The restart's name for events, when a set piece is being taken.
+    fn set_piece_name(&self) -> Option<String> {
+        self.set_piece_now().map(|k| k.name().to_string())
+    }
+
+    pub(super) fn hold(&mut self, p: usize) {
+        let t = self.state.players[p].team;
+        self.state.ball_state = Ball::Held(p);
+        self.state.ball = self.state.players[p].pos;
+        self.state.possession = t;
+        self.state.last_touch = t;
+    }
+
+    fn loose_at(&mut self, at: V2, touched_by: usize) {
+        self.state.ball_state = Ball::Loose;
+        self.state.ball = at;
+        self.state.last_touch = touched_by;
+        self.event(EventKind::LooseBall { x: round2(at.x), y: round2(at.y) });
+    }
+
+    pub(super) fn dead(&mut self, kind: RestartKind, team: usize, spot: V2, taker: Option<usize>) {
+        match kind {
+            RestartKind::Corner => self.stats[team].corners += 1,
+            RestartKind::FreeKick | RestartKind::IndirectFreeKick => self.stats[team].free_kicks += 1,
+            RestartKind::Penalty => self.stats[team].penalties += 1,
+            _ => {}
+        }
+        self.state.ball_state = Ball::Dead(Restart { kind, team, spot, taker });
+        self.state.ball = spot;
+    }
+
+    // ---- carrying and duels (document §28–§29, baseline §10) ----
+
+    /// After a carry (or a dribble at `only`), an opponent within reach challenges the carrier.
+    fn after_carry(&mut self, c: usize, only: Option<usize>) {
+        let cpos = self.state.players[c].pos;
+        let defender = self.challenger(c, only);
+        self.state.ball = cpos;
+        if let Some(o) = defender {
+            let moving = self.carrier_moving(c);
+            // Taken on, a defender must tackle; otherwise he tackles only when it is worth it
+            // and contains the carrier when it is not.
+            if only.is_some() || self.would_tackle(c, o, cpos, moving) {
+                self.duel(c, o, moving, only.is_some());
+            }
+        }
+    }
+
+    /// Who challenges carrier `c` where his run ended: the man he takes on (`only`) if still
+    /// within the take-on's reach, or else the nearest opponent within reach who may challenge
+    /// him there and is not still beaten by him. No die: known once the players have moved.
+    pub(super) fn challenger(&self, c: usize, only: Option<usize>) -> Option<usize> {
+        let t = self.state.players[c].team;
+        let cpos = self.state.players[c].pos;
+        let reach = self.rules.params.tackle_reach;
+        match only {
+            Some(o) if self.state.players[o].pos.dist(cpos) <= self.rules.params.take_on_reach_factor * reach => {
+                Some(o)
+            }
+            Some(_) => None,
+            None => self
+                .opponents(t)
+                .filter(|&o| self.may_challenge(o, cpos))
+                .filter(|&o| self.state.players[o].pos.dist(cpos) <= reach)
+                .filter(|&o| !self.still_beaten(o, c))
+                .min_by(|&a, &b| {
+                    let da = self.state.players[a].pos.dist(cpos);
+                    let db = self.state.players[b].pos.dist(cpos);
+                    da.total_cmp(&db).then(a.cmp(&b))
+                }),
+        }
+    }
+
+    /// Whether carrier `c` moved this round (a duel on the move is a dribble, else a shield).
+    pub(super) fn carrier_moving(&self, c: usize) -> bool {
+        self.state.players[c].moved > self.rules.params.still_threshold
+    }
+
+    /// Sets both duellists' context and evaluates their tests: ((the carrier's pipeline, its
+    /// resolution), (the defender's pipeline, its resolution)). The duel rolls these.
+    pub(super) fn prepare_duel(
+        &mut self,
+        c: usize,
+        o: usize,
+        moving: bool,
+    ) -> ((usize, Resolution), (usize, Resolution)) {
+        let pipes = self.rules.pipes;
+        self.set_match_state(c);
+        self.set_match_state(o);
+        let cp = if moving { pipes.dribble } else { pipes.protection };
+        let op = self.tackle_pipe(o);
+        ((cp, self.estimate(c, cp)), (op, self.estimate(o, op)))
+    }
+
+    /// The share of the duels carrier `c` loses where he stands that the referee calls as
+    /// fouls (0.6 `tackle_foul_share`, outside the defender's own box), when a die decides it.
+    pub(super) fn tackle_foul_share(&self, c: usize) -> Option<f64> {
+        let t = self.state.players[c].team;
+        self.rules
+            .since_0_6
+            .tackle_foul_share
+            .filter(|_| !self.rules.pitch.in_own_box(self.frame(1 - t, self.state.players[c].pos)))
+    }
+
+    /// A carrier's duel with a defender; `take_on` when the carrier chose to beat him.
+    fn duel(&mut self, c: usize, o: usize, moving: bool, take_on: bool) {
+        let t = self.state.players[c].team;
+        self.state.players[c].duel = true;
+        self.state.players[o].duel = true;
+        let ((cp, cres), (op, ores)) = self.prepare_duel(c, o, moving);
+        let croll = self.roll(c, cp, &cres, RollRole::Duel);
+        let droll = self.roll(o, op, &ores, RollRole::Tackle);
+        let diff = droll.margin - croll.margin;
+        let outcome = self.rules.tackle_outcome.of(diff as f64);
+        let (cw, dw) = (self.who(c), self.who(o));
+        let name = match outcome {
+            DuelOutcome::CarrierKeeps => "carrier_keeps",
+            DuelOutcome::Loose => "loose",
+            DuelOutcome::Steal => "steal",
+        };
+        self.event(EventKind::Duel {
+            carrier: cw,
+            defender: dw,
+            carrier_margin: croll.margin,
+            defender_margin: droll.margin,
+            dribbling: moving,
+            outcome: name.into(),
+        });
+        if take_on {
+            self.stats[t].take_ons += 1;
+            self.stats[t].take_ons_won += u32::from(outcome == DuelOutcome::CarrierKeeps);
+        }
+        match outcome {
+            DuelOutcome::CarrierKeeps => {
+                self.state.players[o].beaten_by = Some((c, self.state.round));
+                if moving {
+                    self.stats[t].dribbles_won += 1;
+                }
+                // 0.6: a defender in his own box holds back (a foul needs a worse margin there).
+                let careful = match self.rules.since_0_6.foul_box_offset {
+                    Some(k) if self.rules.pitch.in_own_box(self.frame(1 - t, self.state.players[c].pos)) => k,
+                    _ => 0.0,
+                };
+                // 0.6 may read how badly he was beaten rather than his own margin.
+                let read = if self.rules.since_0_6.foul_on_difference { diff } else { droll.margin };
+                match self.rules.foul_check.of(read as f64 + careful) {
+                    FoulCall::Clean => {}
+                    // 0.6: the referee gives only a share of the contacts the table calls.
+                    _ if self.rules.since_0_6.foul_share.is_some_and(|s| self.dice.unit() >= s) => {}
+                    call => self.foul(o, c, call == FoulCall::Indirect),
+                }
+            }
+            // 0.6: outside his own box, a share of the duels a defender wins are fouls — he
+            // went through the man; the carrier's side has a free kick and no tackle is counted.
+            DuelOutcome::Loose | DuelOutcome::Steal
+                if self.tackle_foul_share(c).is_some_and(|s| self.dice.unit() < s) =>
+            {
+                if moving {
+                    self.stats[t].dribbles_lost += 1;
+                }
+                self.foul(o, c, false);
+            }
+            DuelOutcome::Loose => {
+                if moving {
+                    self.stats[t].dribbles_lost += 1;
+                }
+                self.stats[1 - t].tackles += 1;
+                let (lo, hi) = (self.rules.params.loose_ball_min, self.rules.params.loose_ball_max);
+                let at = self.state.players[c].pos + self.random_dir() * self.dice.uniform(lo, hi);
+                self.loose_at(at, 1 - t);
+            }
+            DuelOutcome::Steal => {
+                if moving {
+                    self.stats[t].dribbles_lost += 1;
+                }
+                self.stats[1 - t].tackles += 1;
+                self.hold(o);
+            }
+        }
+    }
+
+    /// An accidental foul (document §35): a free kick, or a penalty inside the defender's box;
+    /// impeding (`indirect`, 0.6) gives an indirect free kick wherever it happens.
+    fn foul(&mut self, by: usize, on: usize, indirect: bool) {
+        let ft = self.state.players[by].team;
+        self.stats[ft].fouls += 1;
+        let spot = self.state.players[on].pos;
+        let penalty = !indirect && self.rules.pitch.in_own_box(self.frame(ft, spot));
+        let (bw, ow) = (self.who(by), self.who(on));
+        self.event(EventKind::Foul { by: bw, on: ow, penalty, indirect });
+        let team = 1 - ft;
+        if penalty {
+            let spot_f =
+                V2::new(self.rules.pitch.length - self.rules.params.penalty_spot_distance, self.rules.pitch.goal_y);
+            let spot = self.frame(team, spot_f);
+            self.dead(RestartKind::Penalty, team, spot, None);
+        } else if indirect {
+            self.dead(RestartKind::IndirectFreeKick, team, spot, Some(on));
+        } else {
+            self.dead(RestartKind::FreeKick, team, spot, Some(on));
+        }
+    }
+
+    // ---- passing (document §24, baseline §8, interception §30) ----
+
+    /// Where a pass or cross of this margin arrives: on target, off by |margin| × k, or misplaced.
+    fn arrival(&mut self, margin: i32, to: V2) -> (PassOutcome, V2) {
+        let outcome = self.rules.pass_quality.of(margin as f64);
+        let pr = self.rules.params;
+        let at = match outcome {
+            PassOutcome::OnTarget => to,
+            PassOutcome::Imprecise => {
+                to + self.random_dir() * (pr.pass_imprecise_offset_per_margin * margin.unsigned_abs() as f64)
+            }
+            PassOutcome::Misplaced => {
+                to + self.random_dir() * self.dice.uniform(pr.pass_misplaced_offset_min, pr.pass_misplaced_offset_max)
+            }
+        };
+        (outcome, at)
+    }
+
+    /// Opponents who can reach the ball's line test in order along it; the first to win takes
+    /// the ball. A pass meets outfield players and keepers with the interception test, a shot
+    /// outfield players with the block test (the revision's, or the interception test). With the
+    /// content's rule for the case (`interception_rule`, `block_rule`) the defender must beat the
+    /// ball's margin (the document's rule for opposition, §6); without it his own test decides
+    /// (baseline §9 for blocks).
+    fn intercept(&mut self, passer: usize, from: V2, to: V2, margin: i32, ball: Struck) -> Option<usize> {
+        let (skip_keeper, compare, pipe) = match ball {
+            Struck::Pass => (false, self.rules.params.interception_rule != 0.0, self.rules.pipes.interception),
+            Struck::Shot => (true, self.rules.params.block_rule != 0.0, self.rules.pipes.block),
+        };
+        let t = self.state.players[passer].team;
+        let s = self.rules.slots;
+        let q_int = self.rules.pass_q_int.value(margin as f64);
+        let mut on_line: Vec<(f64, usize)> = self
+            .opponents(t)
+            .filter(|&o| !(skip_keeper && self.state.players[o].line == Line::Goalkeeper))
+            .filter_map(|o| self.reaches_line(o, from, to).map(|along| (along, o)))
+            .collect();
+        on_line.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        for (along, o) in on_line {
+            let meet = from + (to - from) * along;
+            self.set(o, s.q_int, q_int);
+            self.set_match_state(o);
+            self.set_orientation(o, meet);
+            let role = match ball {
+                Struck::Pass => RollRole::Interception,
+                Struck::Shot => RollRole::Block,
+            };
+            let (_, roll) = self.test(o, pipe, role);
+            let wins = if compare { roll.margin > margin } else { roll.success };
+            if wins {
+                return Some(o);
+            }
+        }
+        None
+    }
+
+    /// Sets a pass's (or throw's) context from the carrier to `to` and evaluates its test.
+    pub(super) fn prepare_pass(&mut self, c: usize, to: V2, pipe: usize) -> Resolution {
+        let s = self.rules.slots;
+        let from = self.state.players[c].pos;
+        self.set(c, s.distance, from.dist(to));
+        self.set_orientation(c, to);
+        self.set_pressure(c, from);
+        self.set_match_state(c);
+        self.estimate(c, pipe)
+    }
+
+    fn pass(&mut self, c: usize, r: usize, pipe: usize) {
+        let t = self.state.players[c].team;
+        let s = self.rules.slots;
+        let from = self.state.players[c].pos;
+        let to = self.state.players[r].pos;
+        let res = self.prepare_pass(c, to, pipe);
+        let roll = self.roll(c, pipe, &res, RollRole::Action);
+        let set_piece = self.set_piece_name();
+        self.stats[t].passes += 1;
+        let (outcome, at) = if res.possible {
+            self.arrival(roll.margin, to)
+        } else {
+            // Beyond the kicker's reach: the ball dies short of the target.
+            let reach = self.get(c, s.range);
+            (PassOutcome::Misplaced, from.toward(to, reach))
+        };
+        let (cw, rw) = (self.who(c), self.who(r));
+        let label = outcome_name(outcome);
+        if let Some(o) = self.intercept(c, from, at, roll.margin, Struck::Pass) {
+            self.stats[1 - t].interceptions += 1;
+            let ow = self.who(o);
+            self.event(EventKind::Pass {
+                by: cw,
+                to: rw,
+                distance: round2(from.dist(to)),
+                margin: roll.margin,
+                outcome: label.into(),
+                completed: false,
+                set_piece,
+            });
+            self.event(EventKind::Interception { by: ow, from: cw, margin: roll.margin });
+            self.hold(o);
+            return;
+        }
+        // The pass is written before what became of the ball (a loose ball it left), though
+        // whether it was completed is known only after: the event goes in where it happened.
+        let at_pass = self.events.len();
+        let reach = self.rules.params.loose_ball_reach * self.rules.params.receive_reach_factor;
+        let completed = if outcome == PassOutcome::Misplaced || self.state.players[r].pos.dist(at) > reach {
+            self.loose_at(at, t);
+            false
+        } else {
+            self.receive(r, from, at, self.rules.pass_quality.value(roll.margin as f64))
+        };
+        if completed {
+            self.stats[t].passes_completed += 1;
+        }
+        self.event_at(
+            at_pass,
+            EventKind::Pass {
+                by: cw,
+                to: rw,
+                distance: round2(from.dist(to)),
+                margin: roll.margin,
+                outcome: label.into(),
+                completed,
+                set_piece,
+            },
+        );
+    }
+
+    /// The receiver's control test (document §22); true when his side keeps the ball.
+    fn receive(&mut self, r: usize, from: V2, at: V2, q_rec: f64) -> bool {
+        let t = self.state.players[r].team;
+        let s = self.rules.slots;
+        self.state.players[r].pos = at;
+        self.set(r, s.q_rec, q_rec);
+        self.set_pressure(r, at);
+        self.set_orientation(r, from);
+        self.set_match_state(r);
+        let (_, roll) = self.test(r, self.rules.pipes.control, RollRole::Control);
+        match self.rules.control_outcome.of(roll.margin as f64) {
+            ControlOutcome::Clean => {
+                self.hold(r);
+                true
+            }
+            ControlOutcome::HeavyTouch => {
+                let d = self.rules.control_outcome.value(roll.margin as f64);
+                let to = at + self.random_dir() * d;
+                self.loose_at(to, t);
+                true
+            }
+            ControlOutcome::Loose => {
+                let (lo, hi) = (self.rules.params.loose_ball_min, self.rules.params.loose_ball_max);
+                let to = at + self.random_dir() * self.dice.uniform(lo, hi);
+                self.loose_at(to, t);
+                false
+            }
+        }
+    }
+
+    // ---- crossing and the aerial duel (document §25, §31) ----
+
+    /// Sets a cross's (or a set piece's delivery's) context towards `landing` and evaluates its
+    /// test.
+    pub(super) fn prepare_cross(&mut self, c: usize, landing: V2, pipe: usize) -> Resolution {
+        let s = self.rules.slots;
+        let from = self.state.players[c].pos;
+        self.set(c, s.distance, from.dist(landing));
+        self.set_orientation(c, landing);
+        self.set_pressure(c, from);
+        self.set_match_state(c);
+        self.estimate(c, pipe)
+    }
+
+    fn cross(&mut self, c: usize, landing: V2, pipe: usize, zone: Option<u8>) {
+        let t = self.state.players[c].team;
+        let from = self.state.players[c].pos;
+        let res = self.prepare_cross(c, landing, pipe);
+        let roll = self.roll(c, pipe, &res, RollRole::Action);
+        self.stats[t].crosses += 1;
+        let (outcome, at) = self.arrival(roll.margin, landing);
+        let cw = self.who(c);
+        let zone = zone.and_then(|z| self.rules.set_pieces.as_ref()?.zone(z as usize)).map(|z| z.id.clone());
+        let set_piece = self.set_piece_name();
+        self.event(EventKind::Cross { by: cw, margin: roll.margin, x: round2(at.x), y: round2(at.y), set_piece, zone });
+        if outcome == PassOutcome::Misplaced || !self.rules.pitch.in_bounds(at) {
+            self.loose_at(at, t);
+            return;
+        }
+        let Some(w) = self.aerial_duel(c, at) else {
+            self.loose_at(at, t);
+            return;
+        };
+        let wt = self.state.players[w].team;
+        if wt == t {
+            self.stats[t].crosses_completed += 1;
+            let goal = self.frame(t, self.rules.pitch.goal());
+            self.state.players[w].pos = at;
+            if at.dist(goal) <= self.rules.params.header_max_distance {
+                self.hold(w);
+                if let Some((k, to)) = self.keeper_reset(t, from, at) {
+                    self.state.players[k].pos = to;
+                }
+                self.shot(w, true, self.rules.pipes.header);
+            } else {
+                self.hold(w);
+            }
+        } else if self.state.players[w].line == Line::Goalkeeper {
+            self.state.players[w].pos = at;
+            self.hold(w);
+        } else {
+            // A headed clearance away from his own goal (0.6: sometimes behind, for a corner).
+            if let Some(share) = self.rules.since_0_6.clearance_behind_share
+                && self.dice.unit() < share
+            {
+                self.corner_for(t, at);
+                return;
+            }
+            let pr = self.rules.params;
+            let spread = pr.clearance_spread;
+            let away =
+                (self.frame(wt, self.rules.pitch.goal()) - at).unit().rotated(self.dice.uniform(-spread, spread));
+            let to = at + away * self.dice.uniform(pr.clearance_min, pr.clearance_max);
+            self.loose_at(to, wt);
+        }
+    }
+
+    /// Engine 0.5.9: where the keeper of the side defending against team `t`'s cross from `from`
+    /// stands when it is headed at `at` — moved towards his spot for the header by
+    /// `keeper_cross_reset` m per metre of the ball's flight. None when the content leaves the
+    /// rule out, or when he came for the ball (within his claim radius of it, in his box) and
+    /// is stranded where the duel left him.
+    pub(super) fn keeper_reset(&self, t: usize, from: V2, at: V2) -> Option<(usize, V2)> {
+        let per_metre = self.rules.since_0_6.keeper_cross_reset?;
+        let k = self.keeper(1 - t);
+        if self.keeper_claims(k, at) {
+            return None;
+        }
+        let ideal = self.rules.params.keeper_spot(self.frame(1 - t, self.rules.pitch.own_goal()), at);
+        Some((k, self.state.players[k].pos.toward(ideal, per_metre * from.dist(at))))
+    }
+
+    /// Whether keeper `k` contests a high ball landing at `at`: near it, inside his own box.
+    pub(super) fn keeper_claims(&self, k: usize, at: V2) -> bool {
+        let pl = &self.state.players[k];
+        pl.pos.dist(at) <= self.rules.params.keeper_claim_radius && self.rules.pitch.in_own_box(self.frame(pl.team, at))
+    }
+
+    /// Everyone within reach of the landing point contests it (a keeper near it inside his box
+    /// claims with his hands); the highest margin wins, ties among opponents contest again.
+    fn aerial_duel(&mut self, crosser: usize, at: V2) -> Option<usize> {
+        let pr = self.rules.params;
+        let mut contestants: Vec<usize> = (0..self.state.players.len())
+            .filter(|&p| p != crosser)
+            .filter(|&p| {
+                let pl = &self.state.players[p];
+                if pl.line == Line::Goalkeeper {
+                    self.keeper_claims(p, at)
+                } else {
+                    pl.pos.dist(at) <= pr.aerial_contest_radius
+                }
+            })
+            .collect();
+        if contestants.is_empty() {
+            return None;
+        }
+        let count = contestants.len() as u32;
+        for _ in 0..8 {
+            let mut best = i32::MIN;
+            let mut leaders: Vec<usize> = Vec::new();
+            for &p in &contestants {
+                self.set_match_state(p);
+                self.state.players[p].duel = true;
+                let pipe = if self.state.players[p].line == Line::Goalkeeper {
+                    self.rules.pipes.claim
+                } else {
+                    self.rules.pipes.aerial_duel
+                };
+                let (_, roll) = self.test(p, pipe, RollRole::Aerial);
+                if roll.margin > best {
+                    best = roll.margin;
+                    leaders.clear();
+                }
+                if roll.margin == best {
+                    leaders.push(p);
+                }
+            }
+            let team = self.state.players[leaders[0]].team;
+            if leaders.iter().all(|&p| self.state.players[p].team == team) {
+                let w = leaders[0];
+                let ww = self.who(w);
+                self.event(EventKind::AerialDuel { won_by: ww, contestants: count });
+                return Some(w);
+            }
+            contestants = leaders;
+        }
+        // Still level after repeated contests: the nearest takes it.
+        let w = *contestants
+            .iter()
+            .min_by(|&&a, &&b| {
+                self.state.players[a].pos.dist(at).total_cmp(&self.state.players[b].pos.dist(at)).then(a.cmp(&b))
+            })
+            .expect("non-empty");
+        let ww = self.who(w);
+        self.event(EventKind::AerialDuel { won_by: ww, contestants: count });
+        Some(w)
+    }
+
+    // ---- shooting, blocks and the goalkeeper (document §26–§27, baseline §9) ----
+
+    /// Sets the striker's context and evaluates his test (`pipe`: finishing, a header, a free
+    /// kick); also returns the aimed point inside the goal mouth (the far side, inset from the
+    /// post).
+    pub(super) fn prepare_strike(&mut self, c: usize, pipe: usize) -> (Resolution, V2) {
+        let t = self.state.players[c].team;
+        let s = self.rules.slots;
+        let pitch = self.rules.pitch;
+        let pr = self.rules.params;
+        let pos = self.state.players[c].pos;
+        let f = self.frame(t, pos);
+        let aim_y =
+            if f.y < pitch.goal_y { pitch.post_high - pr.shot_post_inset } else { pitch.post_low + pr.shot_post_inset };
+        let target = self.frame(t, V2::new(pitch.length, aim_y));
+        let goal = self.frame(t, pitch.goal());
+        self.set(c, s.distance, pos.dist(goal));
+        self.set_scaled(c, s.angle, pitch.shot_angle(f, pr.shot_dx_floor));
+        self.set_orientation(c, target);
+        self.set_pressure(c, pos);
+        self.set_match_state(c);
+        (self.estimate(c, pipe), target)
+    }
+
+    /// Sets the keeper's context against a shot by `shooter` (position error from the ideal
+    /// point on the ball–goal line, shot distance and speed); the shot margin is set by callers.
+    pub(super) fn prepare_keeper(&mut self, k: usize, shooter: usize) {
+        let s = self.rules.slots;
+        let pr = self.rules.params;
+        let kt = self.state.players[k].team;
+        let goal = self.frame(kt, self.rules.pitch.own_goal());
+        let ball = self.state.players[shooter].pos;
+        let ideal = pr.keeper_spot(goal, ball);
+        let error = self.state.players[k].pos.dist(ideal);
+        let speed = self.get(shooter, s.ball_speed);
+        self.set(k, s.gk_position_error, error);
+        self.set(k, s.shot_distance, ball.dist(goal));
+        self.set(k, s.shot_speed, speed);
+        self.set_match_state(k);
+    }
+
+    pub(super) fn shot(&mut self, c: usize, header: bool, pipe: usize) {
+        let t = self.state.players[c].team;
+        let (res, target) = self.prepare_strike(c, pipe);
+        let set_piece = self.set_piece_name();
+        let wall = match self.set_piece_now() {
+            Some(RestartKind::FreeKick) => Some(self.wall_size(c)),
+            _ => None,
+        };
+        let roll = self.roll(c, pipe, &res, if header { RollRole::Header } else { RollRole::Action });
+        let margin = roll.margin;
+        self.stats[t].shots += 1;
+        self.stats[t].shot_probability_sum += res.chance();
+        let from = self.state.players[c].pos;
+        let distance = round2(from.dist(self.frame(t, self.rules.pitch.goal())));
+        let cw = self.who(c);
+        let target_y = round2(self.frame(t, target).y);
+        let penalty = self.penalty_kick;
+        self.penalty_kick = false;
+        if !penalty && !self.rules.pitch.in_attacking_box(self.frame(t, from)) {
+            self.stats[t].shots_outside_box += 1;
+        }
+        let shot_event = |outcome: &str, keeper: Option<super::events::KeeperTest>| EventKind::Shot {
+            by: cw,
+            distance,
+            margin,
+            probability: (res.chance() * 10_000.0).round() / 10_000.0,
+            header,
+            target_y,
+            outcome: outcome.into(),
+            keeper,
+            set_piece: set_piece.clone(),
+            aim: None,
+            wall,
+        };
+        if !penalty && let Some(b) = self.intercept(c, from, target, margin, Struck::Shot) {
+            self.stats[1 - t].blocks += 1;
+            self.event(shot_event("blocked", None));
+            let bw = self.who(b);
+            self.event(EventKind::Block { by: bw, shooter: cw });
+            let pr = self.rules.params;
+            let at =
+                self.state.players[b].pos + self.random_dir() * self.dice.uniform(pr.deflection_min, pr.deflection_max);
+            self.loose_at(at, 1 - t);
+            return;
+        }
+        let outcome = if res.possible { self.rules.shot_outcome.of(margin as f64) } else { ShotOutcome::OffTarget };
+        if outcome == ShotOutcome::OffTarget {
+            self.event(shot_event("off_target", None));
+            let spot_f = V2::new(self.rules.params.goal_kick_spot_x, self.rules.pitch.goal_y);
+            let spot = self.frame(1 - t, spot_f);
+            let keeper = self.keeper(1 - t);
+            self.state.last_touch = t;
+            self.dead(RestartKind::GoalKick, 1 - t, spot, Some(keeper));
+            return;
+        }
+        self.stats[t].on_target += 1;
+        let k = self.keeper(1 - t);
+        self.prepare_keeper(k, c);
+        self.set_scaled(k, self.rules.slots.shot_margin, margin as f64);
+        let (kres, kroll) = self.test(k, self.rules.pipes.save, RollRole::Save);
+        let keeper = super::events::KeeperTest {
+            value: kres.value,
+            margin: kroll.margin,
+            position_error: round2(self.get(k, self.rules.slots.gk_position_error)),
+            guess: None,
+        };
+        let saved = if self.rules.params.save_rule == 0.0 { kroll.success } else { kroll.margin > margin };
+        if !saved {
+            self.stats[t].penalty_goals += u32::from(penalty);
+            self.event(shot_event("goal", Some(keeper)));
+            self.goal(c);
+            return;
+        }
+        self.stats[1 - t].saves += 1;
+        self.event(shot_event("saved", Some(keeper)));
+        let kw = self.who(k);
+        match self.rules.save_outcome.of(kroll.margin as f64) {
+            SaveOutcome::Hold => {
+                self.event(EventKind::Save { by: kw, margin: kroll.margin, outcome: "hold".into() });
+                self.hold(k);
+            }
+            SaveOutcome::Parry | SaveOutcome::Beaten => {
+                self.event(EventKind::Save { by: kw, margin: kroll.margin, outcome: "parry".into() });
+                // 0.6: some parries go behind, for a corner.
+                if let Some(share) = self.rules.since_0_6.parry_behind_share
+                    && self.dice.unit() < share
+                {
+                    let at = self.state.players[k].pos;
+                    self.corner_for(t, at);
+                    return;
+                }
+                let pr = self.rules.params;
+                let goal = self.frame(1 - t, self.rules.pitch.own_goal());
+                let spread = pr.parry_spread;
+                let out = (self.state.players[c].pos - goal).unit().rotated(self.dice.uniform(-spread, spread));
+                let at = goal + out * self.dice.uniform(pr.rebound_min, pr.rebound_max);
+                self.loose_at(at, 1 - t);
+            }
+        }
+    }
+
+    /// A corner for team `t`, at the flag on the side of `near` (world coordinates).
+    fn corner_for(&mut self, t: usize, near: V2) {
+        let pitch = self.rules.pitch;
+        let f = self.frame(t, near);
+        let flag = V2::new(pitch.length, if f.y < pitch.goal_y { 0.0 } else { pitch.width });
+        let spot = self.frame(t, flag);
+        self.state.last_touch = 1 - t;
+        self.dead(RestartKind::Corner, t, spot, None);
+    }
+
+    pub(super) fn goal(&mut self, scorer: usize) {
+        let t = self.state.players[scorer].team;
+        self.state.score[t] += 1;
+        self.stats[t].goals += 1;
+        let w = self.who(scorer);
+        self.event(EventKind::Goal { by: w, team: t as u8 });
+        let centre = self.rules.pitch.centre();
+        self.dead(RestartKind::KickOff, 1 - t, centre, None);
+    }
+
+    // ---- loose balls, restarts and the lines (document §34, baseline §5) ----
+
+    /// Step 2 with a loose ball: players within reach gather it; from both sides it is contested
+    /// (a neutral ball: a tie means the contest goes on next round).
+    pub(super) fn gather_loose_ball(&mut self) {
+        let ball = self.state.ball;
+        let reach = self.rules.params.loose_ball_reach;
+        let mut nearest = [None::<(f64, usize)>; 2];
+        for p in 0..self.state.players.len() {
+            let d = self.state.players[p].pos.dist(ball);
+            if d > reach {
+                continue;
+            }
+            let t = self.state.players[p].team;
+            if nearest[t].is_none_or(|(bd, _)| d < bd) {
+                nearest[t] = Some((d, p));
+            }
+        }
+        let s = self.rules.slots;
+        let margin_of = |m: &mut Match, p: usize| {
+            m.set(p, s.q_rec, 0.0);
+            m.set_pressure(p, ball);
+            m.set_orientation(p, ball);
+            m.set_match_state(p);
+            m.test(p, m.rules.pipes.control, RollRole::Gather).1
+        };
+        match (nearest[0], nearest[1]) {
+            (None, None) => {}
+            (Some((_, p)), None) | (None, Some((_, p))) => {
+                let roll = margin_of(self, p);
+                match self.rules.control_outcome.of(roll.margin as f64) {
+                    ControlOutcome::Clean => {
+                        self.state.players[p].pos = ball;
+                        self.hold(p);
+                        let w = self.who(p);
+                        self.event(EventKind::Gathered { by: w });
+                    }
+                    ControlOutcome::HeavyTouch => {
+                        let d = self.rules.control_outcome.value(roll.margin as f64);
+                        let to = ball + self.random_dir() * d;
+                        let t = self.state.players[p].team;
+                        self.loose_at(to, t);
+                    }
+                    ControlOutcome::Loose => {
+                        let (lo, hi) = (self.rules.params.loose_ball_min, self.rules.params.loose_ball_max);
+                        let to = ball + self.random_dir() * self.dice.uniform(lo, hi);
+                        let t = self.state.players[p].team;
+                        self.loose_at(to, t);
+                    }
+                }
+            }
+            (Some((_, a)), Some((_, b))) => {
+                let ra = margin_of(self, a);
+                let rb = margin_of(self, b);
+                self.state.players[a].duel = true;
+                self.state.players[b].duel = true;
+                let winner =
+                    match microfut_core::dice::opposed(ra.margin, rb.margin, microfut_core::dice::Holder::Neutral) {
+                        microfut_core::dice::Opposed::First => Some(a),
+                        microfut_core::dice::Opposed::Second => Some(b),
+                        microfut_core::dice::Opposed::Recontest => None,
+                    };
+                if let Some(w) = winner {
+                    self.state.players[w].pos = ball;
+                    self.hold(w);
+                    let ww = self.who(w);
+                    self.event(EventKind::Gathered { by: ww });
+                }
+            }
+        }
+    }
+
+    /// A loose ball beyond a line becomes a throw-in, a goal kick or a corner.
+    pub(super) fn check_out_of_play(&mut self) {
+        if self.state.ball_state != Ball::Loose || self.rules.pitch.in_bounds(self.state.ball) {
+            return;
+        }
+        let pitch = self.rules.pitch;
+        let b = self.state.ball;
+        let last = self.state.last_touch;
+        if b.x >= 0.0 && b.x <= pitch.length {
+            let spot = V2::new(b.x, if b.y < 0.0 { 0.0 } else { pitch.width });
+            self.dead(RestartKind::ThrowIn, 1 - last, spot, None);
+            return;
+        }
+        // Over a goal line: whose goal is it?
+        let defending = if b.x > pitch.length {
+            if self.state.attacks_right[0] { 1 } else { 0 }
+        } else if self.state.attacks_right[0] {
+            0
+        } else {
+            1
+        };
+        if last == defending {
+            let corner = V2::new(b.x.clamp(0.0, pitch.length), if b.y < pitch.goal_y { 0.0 } else { pitch.width });
+            self.dead(RestartKind::Corner, 1 - defending, corner, None);
+        } else {
+            let spot = self.frame(defending, V2::new(self.rules.params.goal_kick_spot_x, pitch.goal_y));
+            let keeper = self.keeper(defending);
+            self.dead(RestartKind::GoalKick, defending, spot, Some(keeper));
+        }
+    }
+
+    /// Puts a restart into play: the dead time passes on the clock, players walk towards their
+    /// places within what that time allows, and the taker has the ball at the spot.
+    pub(super) fn take_restart(&mut self, r: Restart) {
+        let clock = self.rules.clock;
+        let pr = self.rules.params;
+        let pitch = self.rules.pitch;
+        let t = r.team;
+        let dead_time = match r.kind {
+            RestartKind::KickOff if r.taker.is_none() => clock.kickoff_after_goal,
+            RestartKind::KickOff => 0.0,
+            RestartKind::ThrowIn => clock.throw_in,
+            RestartKind::GoalKick => clock.goal_kick,
+            RestartKind::Corner => clock.corner,
+            RestartKind::FreeKick | RestartKind::IndirectFreeKick | RestartKind::Penalty => clock.free_kick,
+        };
+        let rules = self.rules.clone();
+        let sp = rules.set_pieces.as_ref();
+        if r.kind == RestartKind::KickOff && r.taker.is_none() {
+            super::setup::line_up_for_kickoff(&self.rules, &self.teams, &mut self.state, t);
+        }
+        let taker = match (r.kind, r.taker) {
+            (RestartKind::KickOff, _) => match self.state.ball_state {
+                Ball::Dead(Restart { taker: Some(k), .. }) => k,
+                _ => unreachable!("line-up names the kick-off taker"),
+            },
+            // 0.6: the set pieces name who takes each restart.
+            (kind, given) if sp.is_some() => match self.set_piece_taker(kind, t, r.spot) {
+                Some(rule) => self.pick_taker(t, rule, r.spot),
+                None => given.unwrap_or_else(|| self.pick_taker(t, Taker::Nearest, r.spot)),
+            },
+            (_, Some(k)) => k,
+            (RestartKind::Penalty, None) => {
+                let skill = rules.legacy_penalty_skill.expect("revisions without set pieces name the skill");
+                (0..self.state.players.len())
+                    .filter(|&p| self.state.players[p].team == t && self.state.players[p].line != Line::Goalkeeper)
+                    .max_by(|&a, &b| self.get(a, skill).total_cmp(&self.get(b, skill)).then(b.cmp(&a)))
+                    .expect("outfield players")
+            }
+            (_, None) => self.pick_taker(t, Taker::Nearest, r.spot),
+        };
+        self.state.clock += dead_time;
+        // 0.6: tired players come off at the stoppage.
+        self.substitutions(Some(taker));
+        self.state.players[taker].pos = r.spot;
+        self.hold(taker);
+        if dead_time > 0.0 {
+            if r.kind == RestartKind::Corner || self.delivery_spot(r.kind, t, r.spot) {
+                // Runners attack the box during the dead time, markers go with them.
+                let landing = match sp {
+                    Some(sp) => self.zones_centre(sp, t, r.spot),
+                    None => self.cross_landing(t, r.spot),
+                };
+                let cross = super::candidate::Candidate::aimed(Kind::Cross, landing);
+                self.compute_targets(Some(&(taker, cross)));
+            } else {
+                self.compute_targets(None);
+            }
+            let rounds = dead_time / clock.round_seconds;
+            for p in 0..self.state.players.len() {
+                if p == taker {
+                    continue;
+                }
+                let allowance = self.get(p, self.rules.slots.r_normal) * rounds;
+                let to = self.state.players[p].pos.toward(self.targets[p], allowance);
+                self.state.players[p].pos = to;
+            }
+        }
+        // Opponents give the taker room; at a penalty everyone but the two stands outside the box.
+        for p in 0..self.state.players.len() {
+            if p == taker {
+                continue;
+            }
+            let pl_team = self.state.players[p].team;
+            if r.kind == RestartKind::Penalty {
+                let keeper = self.state.players[p].line == Line::Goalkeeper && pl_team != t;
+                let f = self.frame(t, self.state.players[p].pos);
+                let limit = pitch.length - pitch.box_depth - pr.penalty_box_clearance;
+                let new_f = if keeper { V2::new(pitch.length, pitch.goal_y) } else { V2::new(f.x.min(limit), f.y) };
+                self.state.players[p].pos = self.frame(t, new_f);
+            } else if pl_team != t && r.kind != RestartKind::KickOff {
+                let pos = self.state.players[p].pos;
+                let d = pos.dist(r.spot);
+                if d < pr.restart_distance {
+                    let away = if d > 0.0 { (pos - r.spot).unit() } else { V2::new(0.0, 1.0) };
+                    self.state.players[p].pos = pitch.clamp(r.spot + away * pr.restart_distance);
+                }
+            }
+        }
+        if r.kind == RestartKind::FreeKick && sp.is_some() && self.direct_shot_spot(t, r.spot) {
+            self.form_wall(t, taker, r.spot);
+        }
+        self.penalty_kick = r.kind == RestartKind::Penalty && sp.is_none();
+        self.taking = Some(r.kind);
+        self.positioned_for = None;
+        self.event(EventKind::Restart {
+            restart: r.kind.name().into(),
+            team: t as u8,
+            x: round2(r.spot.x),
+            y: round2(r.spot.y),
+        });
+    }
+}
+
+fn outcome_name(o: PassOutcome) -> &'static str {
+    match o {
+        PassOutcome::OnTarget => "on_target",
+        PassOutcome::Imprecise => "imprecise",
+        PassOutcome::Misplaced => "misplaced",
+    }
+}
