@@ -11,6 +11,7 @@ mod schema;
 pub mod seal;
 mod strict;
 mod tree;
+pub mod upgrades;
 
 pub use diagnostic::{Diagnostic, Sink, escape_token, printable};
 pub use fingerprint::fingerprint;
@@ -21,6 +22,7 @@ pub use strict::{
     Located, check_keys, describe as describe_json_error, from_json, from_value_located, kind as json_kind,
 };
 pub use tree::{ContentTree, Origin, TreeError};
+pub use upgrades::Upgrade;
 
 use semver::{Version, VersionReq};
 use serde_json::Value;
@@ -55,6 +57,9 @@ pub struct Revision {
     /// A publish that stopped between its two files, as `catalog.json` and the manifest show it,
     /// with the one problem `validate` reports for it.
     pub half_published: Option<(HalfPublished, Diagnostic)>,
+    /// What a published revision was played with beyond its files: its entry in the ruleset's
+    /// `upgrades.json`, found by its fingerprint (see [`upgrades`]).
+    pub upgrade: Option<Upgrade>,
 }
 
 /// How a publish that was stopped half-way (killed, or an older engine's that failed between
@@ -312,6 +317,7 @@ impl Catalog {
         }
         for entry in rulesets.values_mut() {
             check_catalog(entry, &mut diagnostics);
+            upgrades::attach(entry, &mut diagnostics);
             diagnostics.extend(entry.catalog_problems.iter().cloned());
         }
         Catalog { tree_origin: tree.origin.clone(), rulesets, diagnostics }
@@ -440,6 +446,7 @@ fn load_manifest_only(ruleset: &str, dir: &str, files: &BTreeMap<String, &[u8]>,
         trimmed: true,
         fingerprint_as_published: None,
         half_published: None,
+        upgrade: None,
     }
 }
 
@@ -494,6 +501,7 @@ fn load_revision(ruleset: &str, dir: &str, files: &BTreeMap<String, &[u8]>) -> R
         trimmed: false,
         fingerprint_as_published: None,
         half_published: None,
+        upgrade: None,
     }
 }
 

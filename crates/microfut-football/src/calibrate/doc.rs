@@ -201,8 +201,15 @@ impl Targets {
             rev.documents.iter().find(|(_, d)| declared_schema(d) == Some("calibration.schema.json")).ok_or_else(
                 || format!("revision {} has no calibration targets (calibration.json)", rules.rs.label()),
             )?;
-        let t: Targets = serde_json::from_value(doc.clone()).map_err(|e| format!("{}: {e}", rev.file(name)))?;
+        let mut t: Targets = serde_json::from_value(doc.clone()).map_err(|e| format!("{}: {e}", rev.file(name)))?;
         t.check().map_err(|e| format!("{}: {e}", rev.file(name)))?;
+        if t.stage.is_none()
+            && let Some(u) = &rev.upgrade
+            && let Some(stage) = u.values.get(crate::engine::content::CALIBRATION_STAGE)
+        {
+            // Checked by `validate` (the football game's upgrade check).
+            t.stage = serde_json::from_value(stage.clone()).ok();
+        }
         Ok(t)
     }
 

@@ -10,23 +10,6 @@ use crate::engine::{Kind, Match, Options, Rules, Target};
 use rayon::prelude::*;
 use std::sync::Arc;
 
-/// Where revisions calibrated before 0.6 staged their situations: their `calibration.json` is
-/// frozen without a `stage`, so the values the calibration code then used are kept here.
-const STAGE_BEFORE_0_6: Stage = Stage {
-    bench_y: [0.5, 67.5],
-    bench_x: 4.0,
-    bench_step: 4.0,
-    keeper_depth: 1.0,
-    passer_x: 30.0,
-    marker_offset: 0.5,
-    keeper_slot: 0,
-    passer_slot: 6,
-    receiver_slot: 7,
-    marker_slot: 2,
-    striker_slot: 9,
-    keeper_away: [30.0, 2.0],
-};
-
 fn fact(id: &str, fact: &str, figure: String, target: String, pass: bool) -> Check {
     Check {
         group: "facts".into(),
@@ -126,7 +109,9 @@ impl Staging<'_> {
 
 /// Passing, finishing and stamina facts on constructed situations.
 pub fn exact(rules: &Arc<Rules>, t: &Targets, club: &Club) -> Result<Vec<Check>, String> {
-    let st = t.stage.clone().unwrap_or(STAGE_BEFORE_0_6);
+    let st = t.stage.clone().ok_or_else(|| {
+        format!("{}: calibration.json has no stage, and upgrades.json gives none for it", rules.rs.label())
+    })?;
     let s = Staging { rules, club, st: &st };
     let mut out = Vec::new();
 

@@ -21,7 +21,7 @@ mod facts;
 mod fixtures;
 mod simulator;
 
-pub use doc::Targets;
+pub use doc::{Stage, Targets};
 /// The same-seed fact on its own: `tests/same_seed_goldens.rs` runs it on every revision.
 pub use facts::same_seed;
 pub use fixtures::KeeperSimulator;

@@ -144,7 +144,7 @@ impl Match {
     pub(super) fn tackle_foul_share(&self, c: usize) -> Option<f64> {
         let t = self.state.players[c].team;
         self.rules
-            .since_0_6
+            .behaviours
             .tackle_foul_share
             .filter(|_| !self.rules.pitch.in_own_box(self.frame(1 - t, self.state.players[c].pos)))
     }
@@ -184,16 +184,16 @@ impl Match {
                     self.stats[t].dribbles_won += 1;
                 }
                 // 0.6: a defender in his own box holds back (a foul needs a worse margin there).
-                let careful = match self.rules.since_0_6.foul_box_offset {
+                let careful = match self.rules.behaviours.foul_box_offset {
                     Some(k) if self.rules.pitch.in_own_box(self.frame(1 - t, self.state.players[c].pos)) => k,
                     _ => 0.0,
                 };
                 // 0.6 may read how badly he was beaten rather than his own margin.
-                let read = if self.rules.since_0_6.foul_on_difference { diff } else { droll.margin };
+                let read = if self.rules.behaviours.foul_on_difference { diff } else { droll.margin };
                 match self.rules.foul_check.of(read as f64 + careful) {
                     FoulCall::Clean => {}
                     // 0.6: the referee gives only a share of the contacts the table calls.
-                    _ if self.rules.since_0_6.foul_share.is_some_and(|s| self.dice.unit() >= s) => {}
+                    _ if self.rules.behaviours.foul_share.is_some_and(|s| self.dice.unit() >= s) => {}
                     call => self.foul(o, c, call == FoulCall::Indirect),
                 }
             }
@@ -458,7 +458,7 @@ impl Match {
             self.hold(w);
         } else {
             // A headed clearance away from his own goal (0.6: sometimes behind, for a corner).
-            if let Some(share) = self.rules.since_0_6.clearance_behind_share
+            if let Some(share) = self.rules.behaviours.clearance_behind_share
                 && self.dice.unit() < share
             {
                 self.corner_for(t, at);
@@ -479,7 +479,7 @@ impl Match {
     /// rule out, or when he came for the ball (within his claim radius of it, in his box) and
     /// is stranded where the duel left him.
     pub(super) fn keeper_reset(&self, t: usize, from: V2, at: V2) -> Option<(usize, V2)> {
-        let per_metre = self.rules.since_0_6.keeper_cross_reset?;
+        let per_metre = self.rules.behaviours.keeper_cross_reset?;
         let k = self.keeper(1 - t);
         if self.keeper_claims(k, at) {
             return None;
@@ -679,7 +679,7 @@ impl Match {
             SaveOutcome::Parry | SaveOutcome::Beaten => {
                 self.event(EventKind::Save { by: kw, margin: kroll.margin, outcome: "parry".into() });
                 // 0.6: some parries go behind, for a corner.
-                if let Some(share) = self.rules.since_0_6.parry_behind_share
+                if let Some(share) = self.rules.behaviours.parry_behind_share
                     && self.dice.unit() < share
                 {
                     let at = self.state.players[k].pos;
@@ -851,7 +851,8 @@ impl Match {
             },
             (_, Some(k)) => k,
             (RestartKind::Penalty, None) => {
-                let skill = rules.legacy_penalty_skill.expect("revisions without set pieces name the skill");
+                let skill =
+                    rules.penalty_skill_without_set_pieces.expect("revisions without set pieces name the skill");
                 (0..self.state.players.len())
                     .filter(|&p| self.state.players[p].team == t && self.state.players[p].line != Line::Goalkeeper)
                     .max_by(|&a, &b| self.get(a, skill).total_cmp(&self.get(b, skill)).then(b.cmp(&a)))

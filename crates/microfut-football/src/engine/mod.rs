@@ -13,7 +13,6 @@ pub mod content;
 mod estimate;
 pub mod events;
 pub mod geometry;
-mod legacy;
 pub mod log;
 mod movement;
 mod npc;

@@ -131,7 +131,7 @@ impl Match {
         }
         // 0.6: when the carrier has just beaten a defender, the beaten man's nearest team-mate
         // steps across, goal-side of the carrier.
-        let cover = match (self.rules.since_0_6.cover_distance, holder) {
+        let cover = match (self.rules.behaviours.cover_distance, holder) {
             (Some(gap), Some(c)) => {
                 let ct = self.state.players[c].team;
                 let cpos = self.state.players[c].pos;

@@ -6,7 +6,7 @@
 
 use super::geometry::{AnglePlan, Pitch};
 use crate::sheet::Roles;
-use microfut_core::catalog::{Diagnostic, declared_schema};
+use microfut_core::catalog::{Diagnostic, declared_schema, escape_token};
 use microfut_core::ruleset::{Missing, RangeTable, Ruleset};
 use serde::Deserialize;
 use std::sync::Arc;
@@ -33,8 +33,11 @@ fn param_error(rs: &Ruleset, id: &str, message: String) -> ContentError {
             let (file, pointer) = microfut_core::ruleset::split_source(&p.source);
             ContentError::at(file, format!("{pointer}/value"), message)
         }
-        // A value engine 0.5.1 kept in code (`legacy`): nowhere in content to point at.
-        None => ContentError::at(rs.revision.file("manifest.json"), "", message),
+        None => match rs.revision.upgrade.as_ref().filter(|u| u.params.contains_key(id)) {
+            // A value the revision's entry in upgrades.json declares.
+            Some(u) => ContentError::at(&u.file, format!("{}/params/{}", u.pointer, escape_token(id)), message),
+            None => ContentError::at(rs.revision.file("manifest.json"), "", message),
+        },
     }
 }
 
@@ -206,11 +209,12 @@ pub struct Rules {
     pub direction_change_plan: Option<AnglePlan>,
     /// The set pieces (0.6), or `None`: 0.5's restarts.
     pub set_pieces: Option<super::set_pieces::SetPieces>,
-    /// 0.5's penalty taker: the outfield player with the best value of this variable
-    /// (`finishing`), resolved once (revisions with set pieces name their own rule).
-    pub legacy_penalty_skill: Option<usize>,
-    /// Numbers only 0.6 revisions declare; absent, the engine plays as 0.5 did.
-    pub since_0_6: Since06,
+    /// Without set pieces, the penalty taker is the outfield player with the best value of this
+    /// variable (the revision's upgrade entry names it), resolved once; revisions with set
+    /// pieces name their own rule.
+    pub penalty_skill_without_set_pieces: Option<usize>,
+    /// Behaviours a revision switches on by declaring their parameters.
+    pub behaviours: Behaviours,
     /// The club personality scale (club rules), which the NPC's weights and the team shape
     /// multiply: a club outside it is refused before kick-off.
     pub club_personality: Option<[i32; 2]>,
@@ -236,9 +240,10 @@ pub struct Levers {
     pub map_grid: Option<MapGrid>,
 }
 
-/// Parameters a 0.6 revision may declare; each absent one leaves 0.5's behaviour (and dice).
+/// Behaviours a revision switches on by declaring their parameters; each absent one leaves the
+/// plainer play (and dice) of the revisions that do not declare it.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Since06 {
+pub struct Behaviours {
     /// A defender in his own box commits a foul only with a margin this much worse.
     pub foul_box_offset: Option<f64>,
     /// Share of parried saves that go behind for a corner.
@@ -261,6 +266,14 @@ pub struct Since06 {
     /// where he stood for the cross.
     pub keeper_cross_reset: Option<f64>,
 }
+
+/// The key of `upgrades.json`'s `values` that says which skill picks the penalty taker of a
+/// revision without set pieces.
+pub const PENALTY_TAKER_SKILL: &str = "penalty_taker_skill";
+
+/// The key of `upgrades.json`'s `values` that says where a revision whose `calibration.json`
+/// has no `stage` staged its constructed situations.
+pub const CALIBRATION_STAGE: &str = "calibration_stage";
 
 /// The most players positioning sends to press the carrier, or to support him.
 pub const MAX_HELPERS: usize = 4;
@@ -393,9 +406,11 @@ impl Rules {
         let p = |id: &str| -> Result<usize, ContentError> { Ok(noted(&missing, r.need_pipeline(id, BY), 0)) };
         let v = |id: &str| -> Result<usize, ContentError> { Ok(noted(&missing, r.need_var(id, BY), 0)) };
         let n = |id: &str| -> Result<f64, ContentError> { Ok(noted(&missing, r.need_param(id, BY), f64::NAN)) };
-        // Parameters engine 0.5.1 kept in code: revisions older than their carrier play with those values.
-        let n_or_in_code = |id: &str| -> Result<f64, ContentError> {
-            match r.param(id).or_else(|| super::legacy::value(&r.id, &r.version, id)) {
+        // A published revision that predates a parameter was played with the value its entry in
+        // the ruleset's upgrades.json declares (content, keyed by fingerprint).
+        let upgrade = r.revision.upgrade.as_ref();
+        let n_or_upgrade = |id: &str| -> Result<f64, ContentError> {
+            match r.param(id).or_else(|| upgrade.and_then(|u| u.params.get(id).copied())) {
                 Some(v) => Ok(v),
                 None => n(id),
             }
@@ -485,7 +500,7 @@ impl Rules {
             free_kick: n("restart_free_kick")?,
             kickoff_after_goal: n("restart_kickoff_after_goal")?,
         };
-        let params = Params::load(n, n_or_in_code)?;
+        let params = Params::load(n_or_upgrade)?;
         let pitch = Pitch {
             length: n("pitch_length")?,
             width: n("pitch_width")?,
@@ -861,11 +876,20 @@ impl Rules {
         };
         let plan = |slot: usize| rs.table_bounds[slot].as_deref().and_then(AnglePlan::new);
         let (orientation_plan, direction_change_plan) = (plan(slots.orientation), plan(slots.direction_change));
-        let legacy_penalty_skill = match set_pieces {
+        // Without set pieces, the penalty taker is the outfield player best at the skill the
+        // revision's upgrade entry names (the revisions before set pieces were played so).
+        let penalty_skill_without_set_pieces = match set_pieces {
             Some(_) => None,
-            None => Some(
-                r.need_var(super::legacy::PENALTY_SKILL_BEFORE_0_6, BY).map_err(|m| ContentError::Missing(vec![m]))?,
-            ),
+            None => {
+                let skill = upgrade.and_then(|u| u.values.get(PENALTY_TAKER_SKILL)?.as_str()).ok_or_else(|| {
+                    ContentError::NoDocument {
+                        revision: r.label(),
+                        what: "set pieces",
+                        schema: "set_pieces.schema.json",
+                    }
+                })?;
+                Some(r.need_var(skill, BY).map_err(|m| ContentError::Missing(vec![m]))?)
+            }
         };
         let share = |id: &str| -> Result<Option<f64>, ContentError> {
             match r.param(id) {
@@ -875,7 +899,7 @@ impl Rules {
                 v => Ok(v),
             }
         };
-        let since_0_6 = Since06 {
+        let behaviours = Behaviours {
             foul_box_offset: r.param("foul_box_offset"),
             parry_behind_share: share("parry_behind_share")?,
             clearance_behind_share: share("clearance_behind_share")?,
@@ -901,8 +925,8 @@ impl Rules {
             levers,
             club_personality,
             set_pieces,
-            legacy_penalty_skill,
-            since_0_6,
+            penalty_skill_without_set_pieces,
+            behaviours,
             orientation_plan,
             direction_change_plan,
             duels,

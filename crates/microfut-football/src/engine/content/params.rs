@@ -1,14 +1,14 @@
 //! The engine's numeric parameters, declared once: each field *is* the content parameter of the
 //! same id, so a field cannot drift from the id it reads (0.5's loader read
 //! `pass_imprecise_offset_per_margin` into `pass_imprecise_per_margin`, and twenty more like it).
-//! `required` parameters must be in the revision; `in_code` ones fall back, for revisions older
-//! than their carrier, to the value engine 0.5.1 kept in code (`legacy.rs`).
+//! Each must be in the revision, or, for a published revision that predates it, in the
+//! revision's entry of the ruleset's `upgrades.json`.
 
 use super::ContentError;
 use crate::engine::geometry::V2;
 
 macro_rules! params {
-    ($( $(#[doc = $doc:literal])* $field:ident: $how:ident, )*) => {
+    ($( $(#[doc = $doc:literal])* $field:ident, )*) => {
         /// Numbers the engine's geometry and orchestration use.
         #[derive(Debug, Clone, Copy)]
         pub struct Params {
@@ -21,121 +21,116 @@ macro_rules! params {
 
             /// Reads every parameter by its field's name, in declaration order (the order
             /// missing names are reported in).
-            pub(super) fn load(
-                required: impl Fn(&str) -> Result<f64, ContentError>,
-                in_code: impl Fn(&str) -> Result<f64, ContentError>,
-            ) -> Result<Params, ContentError> {
-                Ok(Params { $( $field: params!(@read $how required in_code $field)?, )* })
+            pub(super) fn load(read: impl Fn(&str) -> Result<f64, ContentError>) -> Result<Params, ContentError> {
+                Ok(Params { $( $field: read(stringify!($field))?, )* })
             }
         }
     };
-    (@read required $r:ident $c:ident $field:ident) => { $r(stringify!($field)) };
-    (@read in_code $r:ident $c:ident $field:ident) => { $c(stringify!($field)) };
 }
 
 params! {
-    pressure_extra_radius: required,
-    shot_dx_floor: required,
-    stamina_start: required,
-    stamina_max: required,
-    half_time_recovery: required,
-    pass_imprecise_offset_per_margin: required,
-    pass_misplaced_offset_min: required,
-    pass_misplaced_offset_max: required,
-    loose_ball_min: required,
-    loose_ball_max: required,
-    rebound_min: required,
-    rebound_max: required,
-    deflection_min: required,
-    deflection_max: required,
-    clearance_min: required,
-    clearance_max: required,
-    aerial_contest_radius: required,
-    keeper_claim_radius: required,
-    positioning_error_per_margin: required,
-    save_rule: required,
-    interception_rule: required,
-    block_rule: required,
-    penalty_spot_distance: required,
-    restart_distance: required,
-    goal_kick_spot_x: required,
-    tackle_reach: required,
-    loose_ball_reach: required,
-    pass_min_distance: required,
-    pace_sprint_gap: required,
-    pace_reposition_gap: required,
-    pos_follow_x: required,
-    pos_follow_y: required,
-    pos_attack_shift: required,
-    pos_defence_shift: required,
-    pos_width_attack: required,
-    pos_width_defence: required,
-    pos_verticality_push: required,
-    pos_security_drop: required,
-    pos_late_push: required,
-    pos_late_minute: required,
-    pos_min_x: required,
-    pos_last_line_margin: required,
-    press_count: required,
-    press_radius: required,
-    press_goal_side: required,
-    mark_radius: required,
-    mark_weight: required,
-    mark_goal_side: required,
-    support_distance: required,
-    support_count: required,
-    support_angle: required,
-    gk_depth: required,
-    gk_depth_per_ball_metre: required,
-    gk_max_depth: required,
-    cross_min_x: required,
-    cross_min_wide: required,
-    cross_landing_depth: required,
-    cross_landing_offset: required,
-    header_max_distance: required,
-    shot_max_distance: required,
-    shot_post_inset: required,
-    dribble_trigger_distance: required,
-    dribble_beyond: required,
+    pressure_extra_radius,
+    shot_dx_floor,
+    stamina_start,
+    stamina_max,
+    half_time_recovery,
+    pass_imprecise_offset_per_margin,
+    pass_misplaced_offset_min,
+    pass_misplaced_offset_max,
+    loose_ball_min,
+    loose_ball_max,
+    rebound_min,
+    rebound_max,
+    deflection_min,
+    deflection_max,
+    clearance_min,
+    clearance_max,
+    aerial_contest_radius,
+    keeper_claim_radius,
+    positioning_error_per_margin,
+    save_rule,
+    interception_rule,
+    block_rule,
+    penalty_spot_distance,
+    restart_distance,
+    goal_kick_spot_x,
+    tackle_reach,
+    loose_ball_reach,
+    pass_min_distance,
+    pace_sprint_gap,
+    pace_reposition_gap,
+    pos_follow_x,
+    pos_follow_y,
+    pos_attack_shift,
+    pos_defence_shift,
+    pos_width_attack,
+    pos_width_defence,
+    pos_verticality_push,
+    pos_security_drop,
+    pos_late_push,
+    pos_late_minute,
+    pos_min_x,
+    pos_last_line_margin,
+    press_count,
+    press_radius,
+    press_goal_side,
+    mark_radius,
+    mark_weight,
+    mark_goal_side,
+    support_distance,
+    support_count,
+    support_angle,
+    gk_depth,
+    gk_depth_per_ball_metre,
+    gk_max_depth,
+    cross_min_x,
+    cross_min_wide,
+    cross_landing_depth,
+    cross_landing_offset,
+    header_max_distance,
+    shot_max_distance,
+    shot_post_inset,
+    dribble_trigger_distance,
+    dribble_beyond,
     /// A defender taken on contests the carrier from up to this many tackle reaches away.
-    take_on_reach_factor: in_code,
+    take_on_reach_factor,
     /// A player who moved less than this (m) in a round stood still.
-    still_threshold: in_code,
+    still_threshold,
     /// Rounds standing still after which a player's body is neutral (no facing).
-    neutral_after_still_rounds: in_code,
+    neutral_after_still_rounds,
     /// A player this close (m) to his destination is there.
-    arrival_tolerance: in_code,
+    arrival_tolerance,
     /// An urgent player sprints while farther than this share of his running range.
-    urgent_sprint_share: in_code,
+    urgent_sprint_share,
     /// A pass arriving farther than this many loose-ball reaches from its receiver is loose.
-    receive_reach_factor: in_code,
+    receive_reach_factor,
     /// Carries shorter than this (m) are not offered.
-    carry_min_range: in_code,
+    carry_min_range,
     /// Half-angle (°) of the cone ahead in which an opponent can be taken on.
-    dribble_cone: in_code,
+    dribble_cone,
     /// Cross runners spread over this many lanes around the landing point …
-    cross_runner_lanes: in_code,
+    cross_runner_lanes,
     /// … this far apart along the pitch (m) …
-    cross_runner_step_x: in_code,
+    cross_runner_step_x,
     /// … and across it (m).
-    cross_runner_step_y: in_code,
+    cross_runner_step_y,
     /// A headed clearance leaves within ± this angle (°) of the line away from goal.
-    clearance_spread: in_code,
+    clearance_spread,
     /// A parried shot rebounds within ± this angle (°) of the line back to the shooter.
-    parry_spread: in_code,
+    parry_spread,
     /// At a penalty, everyone but the taker and the keeper stands this far (m) outside the box.
-    penalty_box_clearance: in_code,
+    penalty_box_clearance,
     /// Supporting runs stay this far (m) inside the touchlines.
-    touchline_margin: in_code,
+    touchline_margin,
     /// The share of a ball's path at either end that belongs to the passer and the receiver:
     /// nobody closer to an end than this intercepts it (0.6; engine 0.5.2 kept 0.02 in code).
-    intercept_line_end: in_code,
+    intercept_line_end,
     /// At kick-off every player stands at least this far (m) inside his own half.
-    kickoff_line_gap: in_code,
+    kickoff_line_gap,
     /// A defender a carrier took on and beat stays beaten for this many rounds after that round:
     /// he does not challenge the carrier, does not block his carries, and is covered (engine 0.5.12;
     /// 0.5.11 kept 1 in code).
-    beaten_rounds: in_code,
+    beaten_rounds,
 }
 
 impl Params {
