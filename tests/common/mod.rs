@@ -144,29 +144,44 @@ pub fn fixture_club(name: &str) -> microfut::club::Club {
 
 /// Copies Microfut revision `from` to a draft `version` in a content folder (its manifest's
 /// version and status set) and returns the draft's folder, for a test to edit. As a designer
-/// would, the copy declares what its version requires and `from` lacks: from 0.6.21 on,
-/// `beaten_rounds` (engine 0.5.12), at the one round older revisions are played with.
+/// would, the copy declares itself what `from` was played with beyond its files — its entry in
+/// `upgrades.json`: the parameters into its params, the penalty taker's skill into its roles,
+/// the calibration's stage into its calibration — since a draft has no such entry.
 pub fn draft_copy(content: &Path, from: &str, version: &str) -> PathBuf {
-    let draft = content.join("microfut").join(version);
-    copy_dir(&content.join("microfut").join(from), &draft);
+    let ruleset = content.join("microfut");
+    let draft = ruleset.join(version);
+    copy_dir(&ruleset.join(from), &draft);
     edit_json(&draft.join("manifest.json"), |m| {
         m["version"] = serde_json::json!(version);
         m["status"] = serde_json::json!("draft");
     });
-    let params = draft.join("params.json");
-    let newer = semver::Version::parse(version).is_ok_and(|v| v >= semver::Version::new(0, 6, 21));
-    if newer && params.exists() {
-        edit_json(&params, |d| {
+    let upgrades: serde_json::Value = match std::fs::read(ruleset.join("upgrades.json")) {
+        Ok(bytes) => serde_json::from_slice(&bytes).unwrap(),
+        Err(_) => return draft,
+    };
+    let Some(entry) = upgrades["revisions"].as_object().and_then(|r| r.values().find(|e| e["revision"] == from))
+    else {
+        return draft;
+    };
+    if let Some(params) = entry["params"].as_object().filter(|_| draft.join("params.json").exists()) {
+        edit_json(&draft.join("params.json"), |d| {
             let ps = d["params"].as_array_mut().unwrap();
-            if !ps.iter().any(|p| p["id"] == "beaten_rounds") {
-                let mut p = serde_json::json!({"id": "beaten_rounds", "value": 1, "unit": "rodadas",
-                    "label": {"pt-BR": "Rodadas em que o defensor batido segue batido", "en": "Rounds a beaten defender stays beaten"}});
-                if ps.first().is_some_and(|q| q.get("domain").is_some()) {
-                    p["domain"] = serde_json::json!({"min": 0, "max": 10, "integer": true});
+            let with_domains = ps.first().is_some_and(|q| q.get("domain").is_some());
+            for (id, value) in params {
+                let mut p = serde_json::json!({"id": id, "value": value, "label": {"pt-BR": id, "en": id}});
+                if with_domains {
+                    let v = value.as_f64().unwrap();
+                    p["domain"] = serde_json::json!({"min": 0.0_f64.min(v), "max": (2.0 * v).max(1.0)});
                 }
                 ps.push(p);
             }
         });
+    }
+    if let Some(skill) = entry["values"].get("penalty_taker_skill").filter(|_| draft.join("roles.json").exists()) {
+        edit_json(&draft.join("roles.json"), |d| d["penalty_taker_skill"] = skill.clone());
+    }
+    if let Some(stage) = entry["values"].get("calibration_stage").filter(|_| draft.join("calibration.json").exists()) {
+        edit_json(&draft.join("calibration.json"), |d| d["stage"] = stage.clone());
     }
     draft
 }

@@ -145,8 +145,13 @@ mod tests {
         assert_eq!(with.penalty_skill_without_set_pieces, with.rs.var(&skill));
         let mut bare = rev;
         bare.upgrade.as_mut().unwrap().values.remove(PENALTY_TAKER_SKILL);
-        let refused = rules(bare).err().expect("refused without a penalty rule");
-        assert!(refused.contains("set pieces"), "{refused}");
+        let refused = rules(bare.clone()).err().expect("refused without a penalty rule");
+        assert!(refused.contains("roles.json#/penalty_taker_skill") && refused.contains("set pieces"), "{refused}");
+        // A draft declares it itself, in its roles.
+        let roles = bare.documents.get_mut("roles.json").unwrap();
+        roles["penalty_taker_skill"] = skill.clone().into();
+        let own = rules(bare).unwrap();
+        assert_eq!(own.penalty_skill_without_set_pieces, own.rs.var(&skill));
     }
 
     #[test]

@@ -20,6 +20,10 @@ pub struct Role {
 pub struct Roles {
     pub lines: Vec<Line>,
     pub roles: Vec<Role>,
+    /// Without set pieces, the variable that picks the penalty taker (the outfield player
+    /// best at it); a revision with set pieces names its own rule.
+    #[serde(default)]
+    pub penalty_taker_skill: Option<String>,
 }
 
 impl Roles {

@@ -4,8 +4,9 @@
 //! Each must be in the revision, or, for a published revision that predates it, in the
 //! revision's entry of the ruleset's `upgrades.json`.
 
-use super::ContentError;
+use super::{ContentError, MAX_HELPERS, param_error};
 use crate::engine::geometry::V2;
+use microfut_core::ruleset::Ruleset;
 
 macro_rules! params {
     ($( $(#[doc = $doc:literal])* $field:ident, )*) => {
@@ -139,5 +140,33 @@ impl Params {
     pub fn keeper_spot(&self, goal: V2, ball: V2) -> V2 {
         let depth = (self.gk_depth + self.gk_depth_per_ball_metre * ball.dist(goal)).min(self.gk_max_depth);
         goal + (ball - goal).unit() * depth
+    }
+}
+
+impl Params {
+    /// What the engine's own structures need of the numbers.
+    pub(super) fn check(&self, r: &Ruleset) -> Result<(), ContentError> {
+        // Positioning keeps its pressers and supporters in fixed arrays.
+        for (id, v) in [("press_count", self.press_count), ("support_count", self.support_count)] {
+            if !(0.0..=MAX_HELPERS as f64).contains(&v) {
+                return Err(param_error(r, id, format!("'{id}' is {v}; the match engine supports 0 to {MAX_HELPERS}")));
+            }
+        }
+        if self.cross_runner_lanes.is_nan() || self.cross_runner_lanes < 1.0 {
+            return Err(param_error(
+                r,
+                "cross_runner_lanes",
+                format!("'cross_runner_lanes' is {}; at least 1 lane is needed", self.cross_runner_lanes),
+            ));
+        }
+        // Stamina is kept within [0, max].
+        if self.stamina_max.is_nan() || self.stamina_max < 0.0 {
+            return Err(param_error(
+                r,
+                "stamina_max",
+                format!("'stamina_max' is {}; stamina runs from 0 up", self.stamina_max),
+            ));
+        }
+        Ok(())
     }
 }
