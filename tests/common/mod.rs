@@ -159,8 +159,7 @@ pub fn draft_copy(content: &Path, from: &str, version: &str) -> PathBuf {
         Ok(bytes) => serde_json::from_slice(&bytes).unwrap(),
         Err(_) => return draft,
     };
-    let Some(entry) = upgrades["revisions"].as_object().and_then(|r| r.values().find(|e| e["revision"] == from))
-    else {
+    let Some(entry) = upgrades["revisions"].as_object().and_then(|r| r.values().find(|e| e["revision"] == from)) else {
         return draft;
     };
     if let Some(params) = entry["params"].as_object().filter(|_| draft.join("params.json").exists()) {
