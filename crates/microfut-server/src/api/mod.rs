@@ -17,7 +17,6 @@
 
 pub mod dto;
 pub mod effects;
-pub mod error;
 pub mod journeys;
 mod live;
 pub mod microfut;
@@ -25,12 +24,11 @@ mod page;
 pub mod runs;
 pub mod views;
 
+use crate::error::{BODY_LIMIT, method_not_allowed, not_found};
 use crate::store::Store;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
-use axum::http::{StatusCode, header};
-use axum::response::IntoResponse;
-use error::{ApiError, BODY_LIMIT};
+use axum::http::header;
 use microfut_core::catalog::Catalog;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -76,19 +74,6 @@ pub fn app(areas: Vec<OpenApiRouter>) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
-}
-
-async fn not_found(uri: axum::http::Uri) -> impl IntoResponse {
-    ApiError::new(StatusCode::NOT_FOUND, "not_found", format!("no route {}", uri.path()), Some("path"))
-}
-
-async fn method_not_allowed(method: axum::http::Method, uri: axum::http::Uri) -> impl IntoResponse {
-    ApiError::new(
-        StatusCode::METHOD_NOT_ALLOWED,
-        "method_not_allowed",
-        format!("{method} is not allowed on {}", uri.path()),
-        Some("method"),
-    )
 }
 
 /// Opens the store (within `store_limits`: runs, bytes) and serves until interrupted, within
