@@ -226,3 +226,23 @@ async fn the_page_and_its_assets_are_served() {
         assert!(res.headers()["content-type"].to_str().unwrap().starts_with(ty), "{uri}");
     }
 }
+
+/// The battlefield's file runs the run store's migration runner: a schema version that no
+/// microfut writes (below zero: damaged, or not our file) is refused with the file named, before
+/// anything is written to it; a newer one likewise.
+#[test]
+fn a_games_file_of_an_unknown_schema_version_is_refused_naming_it() {
+    use microfut::space_web::store::GameStore;
+    let dir = tempfile::tempdir().unwrap();
+    for (v, says) in [(-1, "not one microfut writes"), (2, "newer microfut")] {
+        let path = dir.path().join(format!("v{v}.space.db"));
+        let c = rusqlite::Connection::open(&path).unwrap();
+        c.pragma_update(None, "user_version", v).unwrap();
+        drop(c);
+        let e = GameStore::open(&path).err().unwrap_or_else(|| panic!("version {v} opened")).to_string();
+        assert!(e.contains(&path.display().to_string()) && e.contains(says), "{e}");
+        let c = rusqlite::Connection::open(&path).unwrap();
+        let tables: i64 = c.query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0)).unwrap();
+        assert_eq!(tables, 0, "version {v}: nothing written");
+    }
+}

@@ -4,6 +4,7 @@
 
 pub mod api;
 pub mod error;
+pub mod migrations;
 pub mod server;
 pub mod space_web;
 pub mod sqlite_file;
