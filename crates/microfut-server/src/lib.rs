@@ -5,6 +5,7 @@
 pub mod api;
 pub mod error;
 pub mod migrations;
+pub mod openapi;
 pub mod server;
 pub mod space_web;
 pub mod sqlite_file;

@@ -23,14 +23,17 @@
 //! library's randomly keyed hasher (64 and 128 bits), enough for a local page, not a public
 //! service.
 
+mod schema;
 pub mod store;
 
-use crate::error::{ApiError, ApiResult, Bearer, JsonBody, PathParams, QueryParams, method_not_allowed, not_found};
+use crate::error::{
+    ApiError, ApiResult, Bearer, ErrorBody, JsonBody, PathParams, QueryParams, method_not_allowed, not_found,
+};
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Redirect};
-use axum::routing::{get, post};
+use axum::routing::get;
 use microfut_core::dice::Dice;
 use microfut_space::bots::{BotKind, Builtin, Thinking};
 use microfut_space::record::{self, Entrant, MatchRecord, Verdict};
@@ -43,6 +46,9 @@ use std::hash::{BuildHasher, Hasher};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use store::{GameRow, GameStore, token_sha256};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 /// The dice label of the battlefield's random bot (a game's seed derives its stream).
 const WEB_BOT_LABEL: &[u8] = b"space/web/bot";
@@ -336,37 +342,56 @@ impl Game {
     }
 }
 
-#[derive(Deserialize)]
+/// A new game: the board drawn from `seed` (and `n`), the person's side, the bot they play.
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(as = SpaceNewGame)]
 struct NewGame {
     seed: u64,
+    /// Columns; by default drawn from the revision's range.
     #[serde(default)]
     n: Option<u64>,
+    #[schema(value_type = schema::Side)]
     human: Side,
+    #[schema(value_type = schema::Bot)]
     bot: String,
 }
 
-#[derive(Deserialize)]
+/// The person's action.
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(as = SpaceMove)]
 struct Move {
+    /// Optional: the board decides it; refused when given and wrong.
     #[serde(default)]
+    #[schema(value_type = Option<schema::Kind>)]
     action: Option<Kind>,
+    #[schema(value_type = schema::Square)]
     from: Square,
+    #[schema(value_type = schema::Square)]
     to: Square,
 }
 
-#[derive(Deserialize)]
+/// A match between two built-in bots on the board drawn from `seed` (and `n`).
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(as = SpaceNewMatch)]
 struct NewMatch {
+    #[schema(value_type = schema::Bot)]
     white: String,
+    #[schema(value_type = schema::Bot)]
     black: String,
     seed: u64,
+    /// Columns; by default drawn from the revision's range.
     #[serde(default)]
     n: Option<u64>,
 }
 
 type Shared = Arc<Battlefield>;
 
+/// The Space Football revision this server plays.
+#[utoipa::path(get, path = "/space/rules", tag = "space",
+    responses((status = 200, description = "Version, fingerprint, column range, actions, points, time limit, built-in bots", body = schema::Rules)))]
 async fn rules_info(State(s): State<Shared>) -> impl IntoResponse {
     let r = &s.rules;
     axum::Json(json!({
@@ -382,11 +407,20 @@ async fn rules_info(State(s): State<Shared>) -> impl IntoResponse {
     }))
 }
 
+/// An initial board drawn from a seed (and n), with white's legal actions.
+#[utoipa::path(get, path = "/space/board", tag = "space", params(BoardQuery),
+    responses((status = 200, description = "The board and white's legal actions", body = schema::DrawnBoard),
+        (status = 422, description = "A parameter is missing, unknown, not a whole number, or n is not one the revision allows", body = ErrorBody)))]
 async fn board(State(s): State<Shared>, QueryParams(q): QueryParams<BoardQuery>) -> ApiResult<impl IntoResponse> {
     let b = draw_board(&s.rules, q.seed, q.n, "n")?;
     Ok(axum::Json(json!({"seed": q.seed, "board": b.to_json(), "legal": legal(&s.rules, &b, Side::White)})))
 }
 
+/// A new game of a person against a built-in bot; the bot plays until it is the person's turn.
+#[utoipa::path(post, path = "/space/games", tag = "space", request_body = NewGame,
+    responses((status = 201, description = "The game, with its token (shown only here)", body = schema::Game),
+        (status = 400, body = ErrorBody), (status = 408, body = ErrorBody), (status = 413, body = ErrorBody),
+        (status = 415, body = ErrorBody), (status = 422, body = ErrorBody), (status = 503, body = ErrorBody)))]
 async fn new_game(State(s): State<Shared>, JsonBody(req): Body<NewGame>) -> ApiResult<impl IntoResponse> {
     let kind = bot_kind("/bot", &req.bot)?;
     let start = draw_board(&s.rules, req.seed, req.n, "/n")?;
@@ -422,6 +456,13 @@ async fn new_game(State(s): State<Shared>, JsonBody(req): Body<NewGame>) -> ApiR
     Ok((StatusCode::CREATED, axum::Json(view)))
 }
 
+/// A game (stored: it survives a restart of the server).
+#[utoipa::path(get, path = "/space/games/{id}", tag = "space",
+    params(("id" = String, Path, description = "The game's id (from POST /space/games)")),
+    responses((status = 200, description = "The game", body = schema::Game),
+        (status = 400, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 409, description = "The game is playing an action, or was played on another revision", body = ErrorBody),
+        (status = 503, body = ErrorBody)))]
 async fn get_game(State(s): State<Shared>, PathParams(id): PathParams<String>) -> ApiResult<impl IntoResponse> {
     let shared = s.clone();
     let key = id.clone();
@@ -430,6 +471,17 @@ async fn get_game(State(s): State<Shared>, PathParams(id): PathParams<String>) -
     Ok(axum::Json(g.get(&id)?.view(&id, &s.rules)))
 }
 
+/// The person's action (checked against the rules); the bot answers in the same request.
+#[utoipa::path(post, path = "/space/games/{id}/actions", tag = "space", request_body = Move,
+    params(("id" = String, Path, description = "The game's id (from POST /space/games)")),
+    security(("bearer" = [])),
+    responses((status = 200, description = "The game after the person's action and the bot's answer", body = schema::Game),
+        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 408, body = ErrorBody),
+        (status = 409, description = "The game is over, busy, or was played on another revision", body = ErrorBody),
+        (status = 413, body = ErrorBody), (status = 415, body = ErrorBody),
+        (status = 422, description = "Not a legal action: `field` is /from or /to", body = ErrorBody),
+        (status = 503, body = ErrorBody)))]
 async fn act(
     State(s): State<Shared>,
     PathParams(id): PathParams<String>,
@@ -505,7 +557,11 @@ async fn act(
     result.map(|()| axum::Json(view))
 }
 
-/// Plays a match between two built-in bots and returns its record and every position.
+/// A match between two built-in bots: its record and every position.
+#[utoipa::path(post, path = "/space/matches", tag = "space", request_body = NewMatch,
+    responses((status = 200, description = "The match's record and positions", body = schema::Match),
+        (status = 400, body = ErrorBody), (status = 408, body = ErrorBody), (status = 413, body = ErrorBody),
+        (status = 415, body = ErrorBody), (status = 422, body = ErrorBody), (status = 503, body = ErrorBody)))]
 async fn new_match(State(s): State<Shared>, JsonBody(req): Body<NewMatch>) -> ApiResult<impl IntoResponse> {
     let kinds = [bot_kind("/white", &req.white)?, bot_kind("/black", &req.black)?];
     let start = draw_board(&s.rules, req.seed, req.n, "/n")?;
@@ -535,8 +591,14 @@ async fn new_match(State(s): State<Shared>, JsonBody(req): Body<NewMatch>) -> Ap
     Ok(axum::Json(out))
 }
 
-/// Checks an uploaded match record (as `space replay` does) and returns its positions, up to the
-/// first action that is not legal.
+/// Re-checks a match record (as `microfut space replay` does) and returns its positions, up to
+/// the first action that is not legal.
+#[utoipa::path(post, path = "/space/replay", tag = "space",
+    request_body(content = schema::MatchRecord, description = "A match record (format space-match/1) of this server's revision"),
+    responses((status = 200, description = "Whether it replays identical, and its positions", body = schema::Replay),
+        (status = 400, body = ErrorBody), (status = 408, body = ErrorBody), (status = 413, body = ErrorBody),
+        (status = 415, body = ErrorBody),
+        (status = 422, description = "Not a record of this revision, or not a record: `field` names where", body = ErrorBody)))]
 async fn replay(State(s): State<Shared>, JsonBody(rec): Body<MatchRecord>) -> ApiResult<impl IntoResponse> {
     if rec.format != record::FORMAT {
         return Err(ApiError::invalid("/format", format!("format '{}', expected '{}'", rec.format, record::FORMAT)));
@@ -572,38 +634,58 @@ async fn replay(State(s): State<Shared>, JsonBody(rec): Body<MatchRecord>) -> Ap
 }
 
 const INDEX: &str = include_str!("assets/index.html");
-const OPENAPI: &str = include_str!("assets/openapi.json");
-
-/// The battlefield's part of the server's OpenAPI document: its paths relative to `/api/v1`
-/// (`/space/games`, …), written by hand beside the handlers (the routes are a plain axum
-/// `Router`, so `microfut space serve` needs no OpenAPI machinery); `microfut serve` merges it
-/// into `/api/v1/openapi.json` as an area of its own. A test checks every path is a route.
-pub fn openapi() -> utoipa::openapi::OpenApi {
-    serde_json::from_str(OPENAPI).expect("the embedded OpenAPI fragment reads (tested)")
-}
 const APP_JS: &str = include_str!("assets/app.js");
 const APP_CSS: &str = include_str!("assets/app.css");
 
-/// The battlefield's routes — `/api/v1/space/…` and the page at `/space/` — with their state,
-/// ready to serve alone or to merge into another server's router.
-pub fn router(rules: Rules, store: Option<GameStore>) -> Router {
+/// What the battlefield's OpenAPI document says of itself when served alone.
+const DESCRIPTION: &str = "Space Football's battlefield: play a built-in bot, watch two bots play, replay a match \
+    record. Errors are 4xx JSON {\"error\": {\"code\", \"message\", \"field\"}}.";
+
+/// The battlefield's API routes with their OpenAPI paths (relative to `/api/v1`), before state.
+fn api_routes() -> OpenApiRouter<Shared> {
+    OpenApiRouter::new()
+        .routes(routes!(rules_info))
+        .routes(routes!(board))
+        .routes(routes!(new_game))
+        .routes(routes!(get_game))
+        .routes(routes!(act))
+        .routes(routes!(new_match))
+        .routes(routes!(replay))
+}
+
+/// The battlefield's API as an area of `microfut serve` (`api::app` nests it under `/api/v1` and
+/// merges its paths into `/api/v1/openapi.json`): its state applied, its own body limit.
+pub fn area(rules: Rules, store: Option<GameStore>) -> OpenApiRouter {
     let state: Shared = Arc::new(Battlefield::new(rules, store));
+    api_routes().layer(DefaultBodyLimit::max(BODY_LIMIT)).with_state(state)
+}
+
+/// The battlefield's OpenAPI document alone (paths under `/api/v1`), as `microfut space serve`
+/// serves it at `/api/v1/openapi.json`.
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    let (_, mut doc) = OpenApiRouter::<Shared>::new().nest("/api/v1", api_routes()).split_for_parts();
+    crate::openapi::finish(&mut doc, "Space Football battlefield", DESCRIPTION);
+    doc
+}
+
+/// The page at `/space/` and its assets.
+pub fn pages() -> Router {
     Router::new()
-        .route("/api/v1/space/rules", get(rules_info))
-        .route("/api/v1/space/board", get(board))
-        .route("/api/v1/space/games", post(new_game))
-        .route("/api/v1/space/games/{id}", get(get_game))
-        .route("/api/v1/space/games/{id}/actions", post(act))
-        .route("/api/v1/space/matches", post(new_match))
-        .route("/api/v1/space/replay", post(replay))
-        .route("/api/v1/space/{*rest}", get(not_found).post(not_found))
         .route("/space", get(|| async { Redirect::permanent("/space/") }))
         .route("/space/", get(|| async { ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], INDEX) }))
         .route("/space/app.js", get(|| async { ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], APP_JS) }))
         .route("/space/app.css", get(|| async { ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], APP_CSS) }))
+}
+
+/// The battlefield alone — `/api/v1/space/…`, its OpenAPI document at `/api/v1/openapi.json`, the
+/// page at `/space/` — with every unknown path or method answered by `crate::error`.
+pub fn router(rules: Rules, store: Option<GameStore>) -> Router {
+    let (api, _) = OpenApiRouter::new().nest("/api/v1", area(rules, store)).split_for_parts();
+    let doc = serde_json::to_string(&openapi()).expect("the OpenAPI document serialises");
+    api.route("/api/v1/openapi.json", get(move || async move { ([(header::CONTENT_TYPE, "application/json")], doc) }))
+        .merge(pages())
+        .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
-        .layer(DefaultBodyLimit::max(BODY_LIMIT))
-        .with_state(state)
 }
 
 /// `microfut space serve`: the battlefield alone, its games in `db`. Prints `listening on
@@ -623,10 +705,7 @@ pub fn serve(
         let listener = crate::server::bind(bind).map_err(|e| format!("cannot listen on {bind}: {e}"))?;
         let addr = listener.local_addr().map_err(|e| e.to_string())?;
         println!("listening on http://{addr}/space/  (games in {})", db.display());
-        let app = router(rules, Some(store))
-            .route("/", get(|| async { Redirect::temporary("/space/") }))
-            .fallback(not_found)
-            .method_not_allowed_fallback(method_not_allowed);
+        let app = router(rules, Some(store)).route("/", get(|| async { Redirect::temporary("/space/") }));
         crate::server::serve(listener, app, limits, async {
             let _ = tokio::signal::ctrl_c().await;
         })
