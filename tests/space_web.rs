@@ -249,11 +249,22 @@ async fn bad_input_is_a_4xx_naming_the_field() {
 #[tokio::test]
 async fn the_page_and_its_assets_are_served() {
     let app = app();
-    for (uri, ty) in [("/space/", "text/html"), ("/space/app.js", "text/javascript"), ("/space/app.css", "text/css")] {
+    let assets = [
+        ("/space/", "text/html"),
+        ("/common.js", "text/javascript"),
+        ("/space/app.js", "text/javascript"),
+        ("/space/app.css", "text/css"),
+    ];
+    for (uri, ty) in assets {
         let res = app.clone().oneshot(Request::get(uri).body(Body::empty()).unwrap()).await.unwrap();
         assert_eq!(res.status(), StatusCode::OK, "{uri}");
         assert!(res.headers()["content-type"].to_str().unwrap().starts_with(ty), "{uri}");
     }
+    // The shared front-end kit is loaded before the page's own script, which relies on it.
+    let res = app.clone().oneshot(Request::get("/space/").body(Body::empty()).unwrap()).await.unwrap();
+    let html = String::from_utf8(axum::body::to_bytes(res.into_body(), 1 << 20).await.unwrap().to_vec()).unwrap();
+    let at = |s: &str| html.find(s).unwrap_or_else(|| panic!("the page lacks {s}"));
+    assert!(at(r#"<script src="/common.js">"#) < at(r#"<script src="/space/app.js">"#));
 }
 
 /// The battlefield's file runs the run store's migration runner: a schema version that no

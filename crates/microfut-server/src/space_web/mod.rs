@@ -668,7 +668,7 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
     doc
 }
 
-/// The page at `/space/` and its assets.
+/// The page at `/space/` and its assets (but `/common.js`, which the server mounts once).
 pub fn pages() -> Router {
     Router::new()
         .route("/space", get(|| async { Redirect::permanent("/space/") }))
@@ -684,6 +684,7 @@ pub fn router(rules: Rules, store: Option<GameStore>) -> Router {
     let doc = serde_json::to_string(&openapi()).expect("the OpenAPI document serialises");
     api.route("/api/v1/openapi.json", get(move || async move { ([(header::CONTENT_TYPE, "application/json")], doc) }))
         .merge(pages())
+        .merge(crate::assets::routes())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
 }
