@@ -974,3 +974,58 @@ async fn a_declared_candidates_odds_are_the_odds_its_roll_had() {
     }
     panic!("the penalty at round 864 was not reached");
 }
+
+/// Both OpenAPI documents — `microfut serve`'s with the battlefield's area mounted as `serve`
+/// mounts it, and the battlefield's alone (`microfut space serve`) — give every response a
+/// description and claim no contact or licence, and are valid OpenAPI 3.1 for a real validator:
+/// openapi-spec-validator (PyPI), named by `OPENAPI_SPEC_VALIDATOR` or found on PATH.
+#[tokio::test]
+async fn both_openapi_documents_are_valid_openapi_3_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("runs.db")).unwrap();
+    let catalog = Catalog::load(&ContentTree::embedded());
+    let rules = microfut::space::compile(catalog.revision("space", None).unwrap()).unwrap();
+    let runs = Arc::new(Runs::new(Arc::new(catalog), Arc::new(store)));
+    let mut areas = api::default_areas(runs);
+    areas.push(microfut::space_web::area(rules.clone(), None));
+    let servers = [("microfut", api::app(areas)), ("space", microfut::space_web::router(rules, None))];
+    let mut files = Vec::new();
+    for (name, app) in servers {
+        let req = Request::get("/api/v1/openapi.json").body(Body::empty()).unwrap();
+        let res = app.oneshot(req).await.unwrap();
+        assert_eq!(res.status(), StatusCode::OK, "{name}");
+        let bytes = axum::body::to_bytes(res.into_body(), 1 << 24).await.unwrap();
+        let doc: Value = serde_json::from_slice(&bytes).unwrap();
+        assert!(doc["info"].get("contact").is_none() && doc["info"].get("license").is_none(), "{}", doc["info"]);
+        let mut undescribed = Vec::new();
+        for (path, item) in doc["paths"].as_object().unwrap() {
+            for (method, op) in item.as_object().unwrap() {
+                for (status, r) in op["responses"].as_object().unwrap() {
+                    if r["description"].as_str().is_none_or(str::is_empty) {
+                        undescribed.push(format!("{method} {path} {status}"));
+                    }
+                }
+            }
+        }
+        assert!(undescribed.is_empty(), "{name}: responses without a description: {undescribed:#?}");
+        let file = dir.path().join(format!("{name}.openapi.json"));
+        std::fs::write(&file, &bytes).unwrap();
+        files.push(file);
+    }
+    assert!(String::from_utf8_lossy(&std::fs::read(&files[0]).unwrap()).contains("/api/v1/space/games/{id}/actions"));
+    let validator = std::env::var("OPENAPI_SPEC_VALIDATOR").unwrap_or_else(|_| "openapi-spec-validator".into());
+    if std::process::Command::new(&validator).arg("--version").output().is_err() {
+        eprintln!(
+            "skipped: needs openapi-spec-validator (pip install openapi-spec-validator, or OPENAPI_SPEC_VALIDATOR=path)"
+        );
+        return;
+    }
+    let out = std::process::Command::new(&validator)
+        .args(["--schema", "3.1", "--validation-errors", "all"])
+        .args(&files)
+        .output()
+        .unwrap();
+    let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{said}");
+    assert_eq!(said.matches(": OK").count(), 2, "{said}");
+}

@@ -3,6 +3,10 @@
 //! and Space Football's championship server (`space_web`). Games know nothing of this crate.
 
 pub mod api;
+pub mod assets;
+pub mod error;
+pub mod migrations;
+pub mod openapi;
 pub mod server;
 pub mod space_web;
 pub mod sqlite_file;

@@ -3,8 +3,8 @@
 //! `GET /combats/{combatId}/actors/{actorId}/attributes`. Each handler parses and calls one
 //! function of [`Journeys`]; blocking work runs on tokio's blocking pool.
 
-use super::error::{ApiError, ApiResult, Bearer, ErrorBody, JsonBody, PathParams};
 use super::journeys::*;
+use crate::error::{ApiError, ApiResult, Bearer, ErrorBody, JsonBody, PathParams};
 use axum::Json;
 use axum::extract::State;
 use axum::http::{StatusCode, header};

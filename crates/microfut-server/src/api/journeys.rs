@@ -18,9 +18,9 @@
 //! Limits: only the active combat's actors can be read (a finished combat's actors are gone
 //! with it); reading a past point of a journey is `microfut effects attributes --at N`.
 
-use super::error::{ApiError, ApiResult};
 use super::live::LiveCache;
 use super::runs::sha256_hex;
+use crate::error::{ApiError, ApiResult};
 use crate::store::{CommandRow, NewJourney, Store, StoredJourney};
 use axum::http::StatusCode;
 use microfut_core::catalog::{Catalog, Labels};

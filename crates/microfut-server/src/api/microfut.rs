@@ -4,8 +4,8 @@
 //! await their commit without holding a thread (`Runs::advance_async`, `Runs::intent_async`).
 
 use super::dto::*;
-use super::error::{ApiError, ApiResult, Bearer, ErrorBody, JsonBody, PathParams, QueryParams, RawJson};
 use super::runs::Runs;
+use crate::error::{ApiError, ApiResult, Bearer, ErrorBody, JsonBody, PathParams, QueryParams, RawJson};
 use axum::Json;
 use axum::extract::State;
 use axum::http::{StatusCode, header};

@@ -17,7 +17,6 @@
 
 pub mod dto;
 pub mod effects;
-pub mod error;
 pub mod journeys;
 mod live;
 pub mod microfut;
@@ -25,16 +24,14 @@ mod page;
 pub mod runs;
 pub mod views;
 
+use crate::error::{BODY_LIMIT, method_not_allowed, not_found};
 use crate::store::Store;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
-use axum::http::{StatusCode, header};
-use axum::response::IntoResponse;
-use error::{ApiError, BODY_LIMIT};
+use axum::http::header;
 use microfut_core::catalog::Catalog;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa_axum::router::OpenApiRouter;
 
 pub use runs::Runs;
@@ -54,15 +51,13 @@ pub fn app(areas: Vec<OpenApiRouter>) -> Router {
         api = api.merge(area);
     }
     let (api_router, mut doc) = OpenApiRouter::new().nest("/api/v1", api).split_for_parts();
-    doc.info.title = "microfut".into();
-    doc.info.version = env!("CARGO_PKG_VERSION").into();
-    doc.info.description = Some(
+    crate::openapi::finish(
+        &mut doc,
+        "microfut",
         "Play Microfut matches: runs, their rounds, the human side's decisions with exact odds and \
-         explanations, read-only projections. Errors are 4xx JSON {\"error\": {\"code\", \"message\", \"field\"}}."
-            .into(),
+         explanations, read-only projections; Space Football's battlefield when the catalog holds it. \
+         Errors are 4xx JSON {\"error\": {\"code\", \"message\", \"field\"}}.",
     );
-    let components = doc.components.get_or_insert_with(Default::default);
-    components.add_security_scheme("bearer", SecurityScheme::Http(Http::new(HttpAuthScheme::Bearer)));
     let openapi = serde_json::to_string(&doc).expect("the OpenAPI document serialises");
     api_router
         .route(
@@ -76,19 +71,6 @@ pub fn app(areas: Vec<OpenApiRouter>) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
-}
-
-async fn not_found(uri: axum::http::Uri) -> impl IntoResponse {
-    ApiError::new(StatusCode::NOT_FOUND, "not_found", format!("no route {}", uri.path()), Some("path"))
-}
-
-async fn method_not_allowed(method: axum::http::Method, uri: axum::http::Uri) -> impl IntoResponse {
-    ApiError::new(
-        StatusCode::METHOD_NOT_ALLOWED,
-        "method_not_allowed",
-        format!("{method} is not allowed on {}", uri.path()),
-        Some("method"),
-    )
 }
 
 /// Opens the store (within `store_limits`: runs, bytes) and serves until interrupted, within
@@ -122,13 +104,13 @@ pub fn serve(
         let battlefield = if space.is_some() { ", Space Football at /space/" } else { "" };
         println!("listening on http://{addr}/  (run store {}{battlefield})", db.display());
         let mut areas = default_areas(runs);
-        if space.is_some() {
-            // Its routes are merged below; this area carries only its OpenAPI paths.
-            areas.push(OpenApiRouter::with_openapi(crate::space_web::openapi()));
+        let battlefield = space.is_some();
+        if let Some((rules, games)) = space {
+            areas.push(crate::space_web::area(rules, Some(games)));
         }
         let mut app = app(areas);
-        if let Some((rules, games)) = space {
-            app = crate::space_web::router(rules, Some(games)).merge(app);
+        if battlefield {
+            app = app.merge(crate::space_web::pages());
         }
         crate::server::serve(listener, app, limits, async {
             let _ = tokio::signal::ctrl_c().await;

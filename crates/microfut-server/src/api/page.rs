@@ -1,6 +1,6 @@
 //! The page, embedded in the binary (no build step, nothing to install): one HTML file, its
-//! script and its style; and World 1's attributes page at `/effects/`. Pages only draw what
-//! the API returns.
+//! script and its style; and World 1's attributes page at `/effects/`; both load the shared
+//! `/common.js` (`crate::assets`) first. Pages only draw what the API returns.
 
 use axum::Router;
 use axum::http::header;
@@ -26,4 +26,5 @@ pub fn routes() -> Router {
             get(|| async { ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], EFFECTS_SCRIPT) }),
         )
         .route("/effects.css", get(|| async { ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], EFFECTS_STYLE) }))
+        .merge(crate::assets::routes())
 }

@@ -18,9 +18,9 @@
 //! async runtime.
 
 use super::dto::*;
-use super::error::{ApiError, ApiResult};
 use super::live::LiveCache;
 use super::views::{StoredRoll, candidate_view, player_id, roll_view, stored_roll, stored_roll_view};
+use crate::error::{ApiError, ApiResult};
 use crate::store::{Advance, NewRun, Pending, RoundRow, Store, StoredRun, timing};
 use axum::http::StatusCode;
 use microfut_core::catalog::{Catalog, ENGINE_VERSION};

@@ -12,9 +12,10 @@
 //! API returns. Games are stored (`store`: SQLite, so a restart or a killed server keeps them)
 //! and the most recent [`MAX_GAMES`] kept in memory; a game's writes need its token
 //! (`Authorization: Bearer …`). Built-in bots play in process on their node budget, so a
-//! game and a demo match are the same for the same seed on any machine. Errors are 4xx JSON
-//! `{"error": {"code", "message", "field"}}` naming the field (a JSON pointer, a query parameter,
-//! a header) — the shape `microfut serve` uses.
+//! game and a demo match are the same for the same seed on any machine. Errors are
+//! `crate::error`'s, as `microfut serve` answers them: 4xx JSON `{"error": {"code", "message",
+//! "field"}}` naming the field (a JSON pointer, a query parameter, a header), read by the same
+//! extractors.
 //!
 //! Limits: without a store ([`router`] given `None`: the tests) games live in memory only; a
 //! stored game made under another revision of the rules is not resumed (its record still
@@ -22,27 +23,32 @@
 //! library's randomly keyed hasher (64 and 128 bits), enough for a local page, not a public
 //! service.
 
+mod schema;
 pub mod store;
 
+use crate::error::{
+    ApiError, ApiResult, Bearer, ErrorBody, JsonBody, PathParams, QueryParams, method_not_allowed, not_found,
+};
 use axum::Router;
-use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, Path, RawQuery, State};
-use axum::http::{HeaderMap, StatusCode, header};
-use axum::response::{IntoResponse, Redirect, Response};
-use axum::routing::{get, post};
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Redirect};
+use axum::routing::get;
 use microfut_core::dice::Dice;
 use microfut_space::bots::{BotKind, Builtin, Thinking};
 use microfut_space::record::{self, Entrant, MatchRecord, Verdict};
 use microfut_space::referee::{self, Finished, Outcome, Played, Player};
 use microfut_space::{Action, BOARD_LABEL, Board, BoardJson, Effect, Kind, Rules, Side, Square, Victory, moves};
 use serde::Deserialize;
-use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::hash::{BuildHasher, Hasher};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use store::{GameRow, GameStore, token_sha256};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 /// The dice label of the battlefield's random bot (a game's seed derives its stream).
 const WEB_BOT_LABEL: &[u8] = b"space/web/bot";
@@ -52,105 +58,17 @@ pub const MAX_GAMES: usize = 1000;
 /// The largest request body (a match record of a long match is ~100 KB).
 pub const BODY_LIMIT: usize = 4 << 20;
 
-/// An API error: a 4xx status and `{"error": {"code", "message", "field"}}`.
-#[derive(Debug)]
-pub struct ApiError {
-    status: StatusCode,
-    code: &'static str,
-    message: String,
-    field: Option<String>,
-}
+/// A JSON body of a battlefield route: [`JsonBody`] within [`BODY_LIMIT`].
+type Body<T> = JsonBody<T, BODY_LIMIT>;
 
-impl ApiError {
-    fn new(status: StatusCode, code: &'static str, message: impl Into<String>, field: Option<&str>) -> ApiError {
-        ApiError { status, code, message: message.into(), field: field.map(str::to_string) }
-    }
-    fn invalid(field: &str, message: impl Into<String>) -> ApiError {
-        Self::new(StatusCode::UNPROCESSABLE_ENTITY, "invalid_field", message, Some(field))
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let body = json!({"error": {"code": self.code, "message": self.message, "field": self.field}});
-        (self.status, axum::Json(body)).into_response()
-    }
-}
-
-type ApiResult<T> = Result<T, ApiError>;
-
-/// A request body's bytes: bounded by [`BODY_LIMIT`], arrived within the server's body timeout;
-/// every failure the JSON error body naming `body`.
-struct BodyBytes(Bytes);
-
-impl<S: Send + Sync> axum::extract::FromRequest<S> for BodyBytes {
-    type Rejection = ApiError;
-
-    async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, Self::Rejection> {
-        crate::server::body::check_declared_length(req.headers(), BODY_LIMIT)
-            .map_err(|m| ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "body_too_large", m, Some("body")))?;
-        Bytes::from_request(req, state).await.map(BodyBytes).map_err(|e| {
-            if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                ApiError::new(
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    "body_too_large",
-                    format!("the body is larger than {BODY_LIMIT} bytes"),
-                    Some("body"),
-                )
-            } else if let Some(t) = crate::server::body::timed_out(&e) {
-                ApiError::new(StatusCode::REQUEST_TIMEOUT, "request_timeout", t.to_string(), Some("body"))
-            } else {
-                ApiError::new(StatusCode::BAD_REQUEST, "unreadable_body", e.body_text(), Some("body"))
-            }
-        })
-    }
-}
-
-/// A JSON body: `application/json` in UTF-8, read strictly (a key given twice is refused), every
-/// problem naming its JSON pointer; a body of the wrong shape says what it must be.
-fn body<T: DeserializeOwned>(headers: &HeaderMap, bytes: &Bytes) -> ApiResult<T> {
-    crate::server::body::check_media_type(headers).map_err(|m| {
-        ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type", m, Some("content-type"))
-    })?;
-    crate::server::body::check_encoding(bytes)
-        .map_err(|m| ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_encoding", m, Some("body")))?;
-    let bytes = microfut_core::catalog::strip_bom(bytes);
-    if let Err(e) = microfut_core::catalog::check_keys(bytes) {
-        return Err(ApiError::invalid("", microfut_core::catalog::describe_json_error(&e)));
-    }
-    if let Ok(value) = serde_json::from_slice::<Value>(bytes)
-        && let Some(expected) = crate::server::body::expected_object::<T>(&value)
-    {
-        return Err(ApiError::invalid("", expected));
-    }
-    let mut de = serde_json::Deserializer::from_slice(bytes);
-    serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let pointer: String = e
-            .path()
-            .iter()
-            .filter_map(|seg| match seg {
-                serde_path_to_error::Segment::Seq { index } => Some(format!("/{index}")),
-                serde_path_to_error::Segment::Map { key } => Some(format!("/{key}")),
-                serde_path_to_error::Segment::Enum { variant } => Some(format!("/{variant}")),
-                serde_path_to_error::Segment::Unknown => None,
-            })
-            .collect();
-        ApiError::invalid(&pointer, crate::server::body::plain(&microfut_core::catalog::describe_json_error(e.inner())))
-    })
-}
-
-/// Query parameters as numbers, refusing any not in `known`.
-fn query(raw: Option<String>, known: &[&str]) -> ApiResult<BTreeMap<String, u64>> {
-    let mut out = BTreeMap::new();
-    for pair in raw.unwrap_or_default().split('&').filter(|p| !p.is_empty()) {
-        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-        if !known.contains(&k) {
-            return Err(ApiError::invalid(k, format!("unknown query parameter '{k}' (known: {})", known.join(", "))));
-        }
-        let n: u64 = v.parse().map_err(|_| ApiError::invalid(k, format!("'{v}' is not a whole number")))?;
-        out.insert(k.to_string(), n);
-    }
-    Ok(out)
+#[derive(Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+struct BoardQuery {
+    seed: u64,
+    /// Columns; by default drawn from the revision's range.
+    #[serde(default)]
+    n: Option<u64>,
 }
 
 fn random_hex() -> String {
@@ -200,7 +118,7 @@ impl Games {
                 format!("game {id} is playing an action: ask again"),
                 Some("id"),
             )),
-            None => Err(ApiError::new(StatusCode::NOT_FOUND, "not_found", format!("no game {id}"), Some("id"))),
+            None => Err(ApiError::not_found("id", format!("no game {id}"))),
         }
     }
 }
@@ -247,7 +165,7 @@ impl Battlefield {
 }
 
 fn unavailable(e: impl std::fmt::Display) -> ApiError {
-    ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", e.to_string(), None)
+    ApiError::unavailable(e.to_string())
 }
 
 fn bot_kind(field: &str, name: &str) -> ApiResult<BotKind> {
@@ -424,37 +342,56 @@ impl Game {
     }
 }
 
-#[derive(Deserialize)]
+/// A new game: the board drawn from `seed` (and `n`), the person's side, the bot they play.
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(as = SpaceNewGame)]
 struct NewGame {
     seed: u64,
+    /// Columns; by default drawn from the revision's range.
     #[serde(default)]
     n: Option<u64>,
+    #[schema(value_type = schema::Side)]
     human: Side,
+    #[schema(value_type = schema::Bot)]
     bot: String,
 }
 
-#[derive(Deserialize)]
+/// The person's action.
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(as = SpaceMove)]
 struct Move {
+    /// Optional: the board decides it; refused when given and wrong.
     #[serde(default)]
+    #[schema(value_type = Option<schema::Kind>)]
     action: Option<Kind>,
+    #[schema(value_type = schema::Square)]
     from: Square,
+    #[schema(value_type = schema::Square)]
     to: Square,
 }
 
-#[derive(Deserialize)]
+/// A match between two built-in bots on the board drawn from `seed` (and `n`).
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(as = SpaceNewMatch)]
 struct NewMatch {
+    #[schema(value_type = schema::Bot)]
     white: String,
+    #[schema(value_type = schema::Bot)]
     black: String,
     seed: u64,
+    /// Columns; by default drawn from the revision's range.
     #[serde(default)]
     n: Option<u64>,
 }
 
 type Shared = Arc<Battlefield>;
 
+/// The Space Football revision this server plays.
+#[utoipa::path(get, path = "/space/rules", tag = "space",
+    responses((status = 200, description = "Version, fingerprint, column range, actions, points, time limit, built-in bots", body = schema::Rules)))]
 async fn rules_info(State(s): State<Shared>) -> impl IntoResponse {
     let r = &s.rules;
     axum::Json(json!({
@@ -470,19 +407,21 @@ async fn rules_info(State(s): State<Shared>) -> impl IntoResponse {
     }))
 }
 
-async fn board(State(s): State<Shared>, RawQuery(q): RawQuery) -> ApiResult<impl IntoResponse> {
-    let q = query(q, &["seed", "n"])?;
-    let seed = *q.get("seed").ok_or_else(|| ApiError::invalid("seed", "seed is required"))?;
-    let b = draw_board(&s.rules, seed, q.get("n").copied(), "n")?;
-    Ok(axum::Json(json!({"seed": seed, "board": b.to_json(), "legal": legal(&s.rules, &b, Side::White)})))
+/// An initial board drawn from a seed (and n), with white's legal actions.
+#[utoipa::path(get, path = "/space/board", tag = "space", params(BoardQuery),
+    responses((status = 200, description = "The board and white's legal actions", body = schema::DrawnBoard),
+        (status = 422, description = "A parameter is missing, unknown, not a whole number, or n is not one the revision allows", body = ErrorBody)))]
+async fn board(State(s): State<Shared>, QueryParams(q): QueryParams<BoardQuery>) -> ApiResult<impl IntoResponse> {
+    let b = draw_board(&s.rules, q.seed, q.n, "n")?;
+    Ok(axum::Json(json!({"seed": q.seed, "board": b.to_json(), "legal": legal(&s.rules, &b, Side::White)})))
 }
 
-async fn new_game(
-    State(s): State<Shared>,
-    headers: HeaderMap,
-    BodyBytes(bytes): BodyBytes,
-) -> ApiResult<impl IntoResponse> {
-    let req: NewGame = body(&headers, &bytes)?;
+/// A new game of a person against a built-in bot; the bot plays until it is the person's turn.
+#[utoipa::path(post, path = "/space/games", tag = "space", request_body = NewGame,
+    responses((status = 201, description = "The game, with its token (shown only here)", body = schema::Game),
+        (status = 400, body = ErrorBody), (status = 408, body = ErrorBody), (status = 413, body = ErrorBody),
+        (status = 415, body = ErrorBody), (status = 422, body = ErrorBody), (status = 503, body = ErrorBody)))]
+async fn new_game(State(s): State<Shared>, JsonBody(req): Body<NewGame>) -> ApiResult<impl IntoResponse> {
     let kind = bot_kind("/bot", &req.bot)?;
     let start = draw_board(&s.rules, req.seed, req.n, "/n")?;
     let bot = Builtin::new(kind, &s.rules, Dice::derived(req.seed, WEB_BOT_LABEL), Thinking::Nodes);
@@ -505,7 +444,7 @@ async fn new_game(
         game
     })
     .await
-    .map_err(|e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", e.to_string(), None))?;
+    .map_err(unavailable)?;
     let id = random_hex() + &random_hex();
     if let Some(store) = &s.store {
         store.create(&game.row(&id, &s.rules)).map_err(unavailable)?;
@@ -517,7 +456,14 @@ async fn new_game(
     Ok((StatusCode::CREATED, axum::Json(view)))
 }
 
-async fn get_game(State(s): State<Shared>, Path(id): Path<String>) -> ApiResult<impl IntoResponse> {
+/// A game (stored: it survives a restart of the server).
+#[utoipa::path(get, path = "/space/games/{id}", tag = "space",
+    params(("id" = String, Path, description = "The game's id (from POST /space/games)")),
+    responses((status = 200, description = "The game", body = schema::Game),
+        (status = 400, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 409, description = "The game is playing an action, or was played on another revision", body = ErrorBody),
+        (status = 503, body = ErrorBody)))]
+async fn get_game(State(s): State<Shared>, PathParams(id): PathParams<String>) -> ApiResult<impl IntoResponse> {
     let shared = s.clone();
     let key = id.clone();
     tokio::task::spawn_blocking(move || shared.load(&key)).await.map_err(unavailable)??;
@@ -525,26 +471,23 @@ async fn get_game(State(s): State<Shared>, Path(id): Path<String>) -> ApiResult<
     Ok(axum::Json(g.get(&id)?.view(&id, &s.rules)))
 }
 
+/// The person's action (checked against the rules); the bot answers in the same request.
+#[utoipa::path(post, path = "/space/games/{id}/actions", tag = "space", request_body = Move,
+    params(("id" = String, Path, description = "The game's id (from POST /space/games)")),
+    security(("bearer" = [])),
+    responses((status = 200, description = "The game after the person's action and the bot's answer", body = schema::Game),
+        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 408, body = ErrorBody),
+        (status = 409, description = "The game is over, busy, or was played on another revision", body = ErrorBody),
+        (status = 413, body = ErrorBody), (status = 415, body = ErrorBody),
+        (status = 422, description = "Not a legal action: `field` is /from or /to", body = ErrorBody),
+        (status = 503, body = ErrorBody)))]
 async fn act(
     State(s): State<Shared>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    BodyBytes(bytes): BodyBytes,
+    PathParams(id): PathParams<String>,
+    Bearer(token): Bearer,
+    JsonBody(req): Body<Move>,
 ) -> ApiResult<impl IntoResponse> {
-    let token = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .ok_or_else(|| {
-            ApiError::new(
-                StatusCode::UNAUTHORIZED,
-                "unauthorized",
-                "this needs the game's token: Authorization: Bearer <token>",
-                Some("authorization"),
-            )
-        })?
-        .to_string();
-    let req: Move = body(&headers, &bytes)?;
     let shared = s.clone();
     let key = id.clone();
     tokio::task::spawn_blocking(move || shared.load(&key)).await.map_err(unavailable)??;
@@ -556,7 +499,7 @@ async fn act(
                 StatusCode::FORBIDDEN,
                 "forbidden",
                 "not this game's token",
-                Some("authorization"),
+                Some("Authorization"),
             ));
         }
         if game.outcome.is_some() {
@@ -614,13 +557,12 @@ async fn act(
     result.map(|()| axum::Json(view))
 }
 
-/// Plays a match between two built-in bots and returns its record and every position.
-async fn new_match(
-    State(s): State<Shared>,
-    headers: HeaderMap,
-    BodyBytes(bytes): BodyBytes,
-) -> ApiResult<impl IntoResponse> {
-    let req: NewMatch = body(&headers, &bytes)?;
+/// A match between two built-in bots: its record and every position.
+#[utoipa::path(post, path = "/space/matches", tag = "space", request_body = NewMatch,
+    responses((status = 200, description = "The match's record and positions", body = schema::Match),
+        (status = 400, body = ErrorBody), (status = 408, body = ErrorBody), (status = 413, body = ErrorBody),
+        (status = 415, body = ErrorBody), (status = 422, body = ErrorBody), (status = 503, body = ErrorBody)))]
+async fn new_match(State(s): State<Shared>, JsonBody(req): Body<NewMatch>) -> ApiResult<impl IntoResponse> {
     let kinds = [bot_kind("/white", &req.white)?, bot_kind("/black", &req.black)?];
     let start = draw_board(&s.rules, req.seed, req.n, "/n")?;
     let shared = s.clone();
@@ -645,18 +587,19 @@ async fn new_match(
         json!({"record": rec, "frames": frames})
     })
     .await
-    .map_err(|e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", e.to_string(), None))?;
+    .map_err(unavailable)?;
     Ok(axum::Json(out))
 }
 
-/// Checks an uploaded match record (as `space replay` does) and returns its positions, up to the
-/// first action that is not legal.
-async fn replay(
-    State(s): State<Shared>,
-    headers: HeaderMap,
-    BodyBytes(bytes): BodyBytes,
-) -> ApiResult<impl IntoResponse> {
-    let rec: MatchRecord = body(&headers, &bytes)?;
+/// Re-checks a match record (as `microfut space replay` does) and returns its positions, up to
+/// the first action that is not legal.
+#[utoipa::path(post, path = "/space/replay", tag = "space",
+    request_body(content = schema::MatchRecord, description = "A match record (format space-match/1) of this server's revision"),
+    responses((status = 200, description = "Whether it replays identical, and its positions", body = schema::Replay),
+        (status = 400, body = ErrorBody), (status = 408, body = ErrorBody), (status = 413, body = ErrorBody),
+        (status = 415, body = ErrorBody),
+        (status = 422, description = "Not a record of this revision, or not a record: `field` names where", body = ErrorBody)))]
+async fn replay(State(s): State<Shared>, JsonBody(rec): Body<MatchRecord>) -> ApiResult<impl IntoResponse> {
     if rec.format != record::FORMAT {
         return Err(ApiError::invalid("/format", format!("format '{}', expected '{}'", rec.format, record::FORMAT)));
     }
@@ -691,51 +634,59 @@ async fn replay(
 }
 
 const INDEX: &str = include_str!("assets/index.html");
-const OPENAPI: &str = include_str!("assets/openapi.json");
-
-/// The battlefield's part of the server's OpenAPI document: its paths relative to `/api/v1`
-/// (`/space/games`, …), written by hand beside the handlers (the routes are a plain axum
-/// `Router`, so `microfut space serve` needs no OpenAPI machinery); `microfut serve` merges it
-/// into `/api/v1/openapi.json` as an area of its own. A test checks every path is a route.
-pub fn openapi() -> utoipa::openapi::OpenApi {
-    serde_json::from_str(OPENAPI).expect("the embedded OpenAPI fragment reads (tested)")
-}
 const APP_JS: &str = include_str!("assets/app.js");
 const APP_CSS: &str = include_str!("assets/app.css");
 
-async fn api_not_found(uri: axum::http::Uri) -> ApiError {
-    ApiError::new(StatusCode::NOT_FOUND, "not_found", format!("no route {}", uri.path()), Some("path"))
+/// What the battlefield's OpenAPI document says of itself when served alone.
+const DESCRIPTION: &str = "Space Football's battlefield: play a built-in bot, watch two bots play, replay a match \
+    record. Errors are 4xx JSON {\"error\": {\"code\", \"message\", \"field\"}}.";
+
+/// The battlefield's API routes with their OpenAPI paths (relative to `/api/v1`), before state.
+fn api_routes() -> OpenApiRouter<Shared> {
+    OpenApiRouter::new()
+        .routes(routes!(rules_info))
+        .routes(routes!(board))
+        .routes(routes!(new_game))
+        .routes(routes!(get_game))
+        .routes(routes!(act))
+        .routes(routes!(new_match))
+        .routes(routes!(replay))
 }
 
-async fn method_not_allowed(m: axum::http::Method, uri: axum::http::Uri) -> ApiError {
-    ApiError::new(
-        StatusCode::METHOD_NOT_ALLOWED,
-        "method_not_allowed",
-        format!("{m} is not allowed on {}", uri.path()),
-        Some("method"),
-    )
-}
-
-/// The battlefield's routes — `/api/v1/space/…` and the page at `/space/` — with their state,
-/// ready to serve alone or to merge into another server's router.
-pub fn router(rules: Rules, store: Option<GameStore>) -> Router {
+/// The battlefield's API as an area of `microfut serve` (`api::app` nests it under `/api/v1` and
+/// merges its paths into `/api/v1/openapi.json`): its state applied, its own body limit.
+pub fn area(rules: Rules, store: Option<GameStore>) -> OpenApiRouter {
     let state: Shared = Arc::new(Battlefield::new(rules, store));
+    api_routes().layer(DefaultBodyLimit::max(BODY_LIMIT)).with_state(state)
+}
+
+/// The battlefield's OpenAPI document alone (paths under `/api/v1`), as `microfut space serve`
+/// serves it at `/api/v1/openapi.json`.
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    let (_, mut doc) = OpenApiRouter::<Shared>::new().nest("/api/v1", api_routes()).split_for_parts();
+    crate::openapi::finish(&mut doc, "Space Football battlefield", DESCRIPTION);
+    doc
+}
+
+/// The page at `/space/` and its assets (but `/common.js`, which the server mounts once).
+pub fn pages() -> Router {
     Router::new()
-        .route("/api/v1/space/rules", get(rules_info))
-        .route("/api/v1/space/board", get(board))
-        .route("/api/v1/space/games", post(new_game))
-        .route("/api/v1/space/games/{id}", get(get_game))
-        .route("/api/v1/space/games/{id}/actions", post(act))
-        .route("/api/v1/space/matches", post(new_match))
-        .route("/api/v1/space/replay", post(replay))
-        .route("/api/v1/space/{*rest}", get(api_not_found).post(api_not_found))
         .route("/space", get(|| async { Redirect::permanent("/space/") }))
         .route("/space/", get(|| async { ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], INDEX) }))
         .route("/space/app.js", get(|| async { ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], APP_JS) }))
         .route("/space/app.css", get(|| async { ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], APP_CSS) }))
+}
+
+/// The battlefield alone — `/api/v1/space/…`, its OpenAPI document at `/api/v1/openapi.json`, the
+/// page at `/space/` — with every unknown path or method answered by `crate::error`.
+pub fn router(rules: Rules, store: Option<GameStore>) -> Router {
+    let (api, _) = OpenApiRouter::new().nest("/api/v1", area(rules, store)).split_for_parts();
+    let doc = serde_json::to_string(&openapi()).expect("the OpenAPI document serialises");
+    api.route("/api/v1/openapi.json", get(move || async move { ([(header::CONTENT_TYPE, "application/json")], doc) }))
+        .merge(pages())
+        .merge(crate::assets::routes())
+        .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
-        .layer(DefaultBodyLimit::max(BODY_LIMIT))
-        .with_state(state)
 }
 
 /// `microfut space serve`: the battlefield alone, its games in `db`. Prints `listening on
@@ -755,10 +706,7 @@ pub fn serve(
         let listener = crate::server::bind(bind).map_err(|e| format!("cannot listen on {bind}: {e}"))?;
         let addr = listener.local_addr().map_err(|e| e.to_string())?;
         println!("listening on http://{addr}/space/  (games in {})", db.display());
-        let app = router(rules, Some(store))
-            .route("/", get(|| async { Redirect::temporary("/space/") }))
-            .fallback(|uri: axum::http::Uri| async move { api_not_found(uri).await })
-            .method_not_allowed_fallback(method_not_allowed);
+        let app = router(rules, Some(store)).route("/", get(|| async { Redirect::temporary("/space/") }));
         crate::server::serve(listener, app, limits, async {
             let _ = tokio::signal::ctrl_c().await;
         })

@@ -5,9 +5,10 @@
 //!
 //! Decision: one SQLite file of its own (rusqlite, SQLite bundled, as `crate::store` does for
 //! Microfut runs: WAL, `synchronous=NORMAL`, so a commit survives a killed process; numbered
-//! migrations recorded in `PRAGMA user_version`, a file from a newer schema refused). Its own
-//! file rather than tables in the run store: the two schemas evolve apart, each with its own
-//! `user_version`, and the run store's writer thread stays the only writer of its file.
+//! migrations recorded in `PRAGMA user_version` by `crate::migrations`, the run store's runner, a
+//! file from a newer schema refused). Its own file rather than tables in the run store: the two
+//! schemas evolve apart, each with its own `user_version`, and the run store's writer thread
+//! stays the only writer of its file.
 //! `microfut space serve --db F` names it; `microfut serve --db microfut.db` puts it beside the
 //! run store (`microfut.space.db`, [`beside`]). A game is one row: what it pins (revision and
 //! fingerprint, seed, the start board, the person's side, the bot) and its actions and outcome
@@ -93,23 +94,6 @@ pub fn token_sha256(token: &str) -> String {
     Sha256::digest(token.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn migrate(conn: &mut Connection) -> Result<(), String> {
-    let have: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(|e| e.to_string())?;
-    let known = MIGRATIONS.len() as i64;
-    if have > known {
-        return Err(format!(
-            "written by a newer microfut (schema {have}; this one knows up to {known}): use that version or another file"
-        ));
-    }
-    for (i, sql) in MIGRATIONS.iter().enumerate().skip(have as usize) {
-        let tx = conn.transaction().map_err(|e| e.to_string())?;
-        tx.execute_batch(sql).map_err(|e| format!("migration {}: {e}", i + 1))?;
-        tx.pragma_update(None, "user_version", (i + 1) as i64).map_err(|e| e.to_string())?;
-        tx.commit().map_err(|e| e.to_string())?;
-    }
-    Ok(())
-}
-
 impl GameStore {
     /// Opens (creating if needed) the file at `path` and brings its schema up to date.
     pub fn open(path: &Path) -> Result<GameStore, GameStoreError> {
@@ -119,7 +103,7 @@ impl GameStore {
         conn.busy_timeout(std::time::Duration::from_secs(5)).map_err(|e| fail(e.to_string()))?;
         conn.pragma_update(None, "journal_mode", "WAL").map_err(|e| fail(e.to_string()))?;
         conn.pragma_update(None, "synchronous", "NORMAL").map_err(|e| fail(e.to_string()))?;
-        migrate(&mut conn).map_err(fail)?;
+        crate::migrations::run(&mut conn, MIGRATIONS).map_err(fail)?;
         let opened = crate::sqlite_file::identity(path).map_err(|e| fail(e.to_string()))?;
         Ok(GameStore { conn: Mutex::new(conn), path: path.to_path_buf(), opened })
     }

@@ -1,6 +1,6 @@
-//! The store's schema as numbered migrations. `PRAGMA user_version` records how many were
-//! applied; each runs in its own transaction, in order, once. A store written by a newer
-//! microfut (a higher version than this binary knows) is refused rather than guessed at.
+//! The store's schema as numbered migrations, run by `crate::migrations` (shared with the
+//! battlefield's file): `PRAGMA user_version` records how many were applied; each runs in its own
+//! transaction, in order, once; a store written by a newer microfut is refused.
 
 use rusqlite::Connection;
 
@@ -185,17 +185,5 @@ const MIGRATIONS: &[&str] = &[
 pub const VERSION: usize = MIGRATIONS.len();
 
 pub fn migrate(conn: &mut Connection) -> Result<(), String> {
-    let current: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0)).map_err(|e| e.to_string())?;
-    if current < 0 || current as usize > VERSION {
-        return Err(format!(
-            "schema version {current} is newer than this microfut knows ({VERSION}); use a newer microfut"
-        ));
-    }
-    for (k, sql) in MIGRATIONS.iter().enumerate().skip(current as usize) {
-        let tx = conn.transaction().map_err(|e| e.to_string())?;
-        tx.execute_batch(sql).map_err(|e| format!("migration {}: {e}", k + 1))?;
-        tx.pragma_update(None, "user_version", (k + 1) as i64).map_err(|e| e.to_string())?;
-        tx.commit().map_err(|e| e.to_string())?;
-    }
-    Ok(())
+    crate::migrations::run(conn, MIGRATIONS)
 }

@@ -130,21 +130,18 @@ const RESTARTS = {
 };
 
 const S = {
-  lang: localStorage.getItem('microfut.lang') || ((navigator.language || '').startsWith('pt') ? 'pt-BR' : 'en'),
+  lang: initialLang(UI),
   run: null, token: null, view: null, candidates: null, selected: null, busy: false,
   feed: [], lastRolls: [], selectedPlayer: null, decisions: [],
 };
 
-const $ = (id) => document.getElementById(id);
-const t = (k) => (UI[S.lang][k] !== undefined ? UI[S.lang][k] : UI.en[k]);
-const L = (labels) => (labels ? labels[S.lang] || labels.en || '' : '');
+const t = (k) => lookup(UI, S.lang, k);
+const L = (labels) => label(labels, S.lang);
 // A chance in per cent: one decimal near the ends, so a chance that is not certain never reads
 // 100 % (nor a possible one 0 %), and below 10 %.
 const pct = (p) => (p > 0 && p < 1 && (p < 0.1 || p > 0.995) ? `${Math.min(99.9, Math.max(0.1, 100 * p)).toFixed(1)}%` : `${(100 * p).toFixed(0)}%`);
-const sgn = (n) => (n > 0 ? `+${n}` : `${n}`);
 // A candidate the NPC pruned (its bound was below the chosen score) has no exact risk or score: '—'.
 const num = (x, d = 1) => (x === null || x === undefined ? '—' : Number.isInteger(x) ? String(x) : x.toFixed(d));
-const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 const side = (team) => (S.view ? (team === 0 ? S.view.home.name : S.view.away.name) : team === 0 ? t('home') : t('away'));
 const restartName = (r) => RESTARTS[S.lang][r] || r;
 const word = (w) => String(w).replace(/_/g, ' ');
@@ -162,24 +159,14 @@ const nameOf = (id) => {
   return p ? `#${p.shirt} ${p.name}` : id;
 };
 
-async function api(method, path, body, auth) {
-  const headers = {};
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  if (auth && S.token) headers.Authorization = `Bearer ${S.token}`;
-  const res = await fetch(API + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const data = await res.json().catch(() => ({}));
-  if (!res.ok) {
-    const e = data.error || {};
-    throw new Error(`${e.message || res.statusText}${e.field ? ` (${e.field})` : ''}`);
-  }
-  return data;
-}
+/** @param {string} method @param {string} path @param {unknown} [body] @param {boolean} [auth] the run's token goes along */
+const api = (method, path, body, auth) => request(API, method, path, body, auth ? S.token : null);
 
 // ---- language ----
 function applyLang() {
   document.documentElement.lang = S.lang === 'pt-BR' ? 'pt-BR' : 'en';
-  $('lang').value = S.lang;
-  document.querySelectorAll('[data-t]').forEach((el) => { el.textContent = t(el.dataset.t); });
+  $select('lang').value = S.lang;
+  all('[data-t]').forEach((el) => { el.textContent = t(el.dataset.t); });
   if (S.view) renderAll();
 }
 
@@ -189,7 +176,7 @@ async function loadSetup() {
   for (const sel of [$('home'), $('away')]) {
     sel.innerHTML = clubs.map((c) => `<option value="${esc(c.id)}">${esc(c.name)}</option>`).join('');
   }
-  if (clubs.length > 1) $('away').selectedIndex = 1;
+  if (clubs.length > 1) $select('away').selectedIndex = 1;
   $('revision').innerHTML = revisions.filter((r) => r.playable)
     .map((r) => `<option value="${esc(r.version)}"${r.default ? ' selected' : ''}>${esc(r.version)}${r.default ? ' ★' : ''}</option>`).join('');
 }
@@ -197,8 +184,8 @@ async function loadSetup() {
 async function startMatch(ev) {
   ev.preventDefault();
   $('setup-error').textContent = '';
-  const body = { home: $('home').value, away: $('away').value, revision: $('revision').value || null, human: $('side').value || null };
-  if ($('seed').value !== '') body.seed = Number($('seed').value);
+  const body = { home: $select('home').value, away: $select('away').value, revision: $select('revision').value || null, human: $select('side').value || null };
+  if ($input('seed').value !== '') body.seed = Number($input('seed').value);
   try {
     const r = await api('POST', '/runs', body);
     S.run = r.runId; S.token = r.token;
@@ -306,11 +293,11 @@ function updateControls() {
   const v = S.view;
   const done = !v || v.finished;
   const pending = v && !!v.pending;
-  $('adv-round').disabled = S.busy || done || pending;
-  $('adv-decision').disabled = S.busy || done || pending || !v.human;
-  $('adv-delegate').disabled = S.busy || done || !pending;
-  $('adv-end').disabled = S.busy || done;
-  $('play').disabled = S.busy || S.selected === null;
+  $button('adv-round').disabled = S.busy || done || pending;
+  $button('adv-decision').disabled = S.busy || done || pending || !v.human;
+  $button('adv-delegate').disabled = S.busy || done || !pending;
+  $button('adv-end').disabled = S.busy || done;
+  $button('play').disabled = S.busy || S.selected === null;
 }
 
 function renderScore() {
@@ -562,7 +549,7 @@ function renderStats() {
     h += `<tr><td>${esc(t('stat')[k])}</td><td class="num">${num(a, 1)}</td><td class="num">${num(b, 1)}</td></tr>`;
   }
   $('stats-body').innerHTML = `${h}</tbody></table>`;
-  $('record-link').href = `${API}/runs/${S.run}/record`;
+  $link('record-link').href = `${API}/runs/${S.run}/record`;
 }
 
 // ---- the player's sheet and projection ----
@@ -631,21 +618,12 @@ function renderPlayer(sheet, proj) {
 function showTip(el) {
   const list = JSON.parse($('player-body').dataset.proj || '[]');
   const a = list[+el.dataset.tip];
-  if (!a) return;
-  const box = $('tooltip');
-  box.innerHTML = tip(a);
-  box.hidden = false;
-  const r = el.getBoundingClientRect();
-  const w = box.offsetWidth; const hh = box.offsetHeight;
-  let x = r.left - w - 8; if (x < 4) x = Math.min(window.innerWidth - w - 4, r.right + 8);
-  let y = r.top; if (y + hh > window.innerHeight - 4) y = Math.max(4, window.innerHeight - hh - 4);
-  box.style.left = `${Math.max(4, x)}px`; box.style.top = `${y}px`;
+  if (a) placeTip(el, tip(a));
 }
-const hideTip = () => { $('tooltip').hidden = true; };
 
 // ---- wiring ----
 function wire() {
-  $('lang').onchange = () => { S.lang = $('lang').value; localStorage.setItem('microfut.lang', S.lang); applyLang(); };
+  $select('lang').onchange = () => { S.lang = $select('lang').value; saveLang(S.lang); applyLang(); };
   $('setup-form').onsubmit = startMatch;
   $('new-match').onclick = () => {
     localStorage.removeItem('microfut.run'); location.hash = '';
@@ -658,26 +636,26 @@ function wire() {
   $('adv-end').onclick = () => advance('end', true);
   $('play').onclick = playSelected;
   $('candidates').onclick = (e) => {
-    const b = e.target.closest('button[data-i]');
+    const b = closest(e, 'button[data-i]');
     if (!b) return;
     S.selected = +b.dataset.i;
     renderDecision(); renderPitch();
-    $('candidates').querySelector(`button[data-i="${S.selected}"]`).focus();
+    all(`button[data-i="${S.selected}"]`, $('candidates'))[0].focus();
   };
-  $('decisions').onclick = (e) => { const b = e.target.closest('button[data-d]'); if (b) showDecision(+b.dataset.d); };
+  $('decisions').onclick = (e) => { const b = closest(e, 'button[data-d]'); if (b) showDecision(+b.dataset.d); };
   const pitch = $('pitch');
-  pitch.addEventListener('click', (e) => { const g = e.target.closest('.pl'); if (g) showPlayer(g.dataset.id); });
+  pitch.addEventListener('click', (e) => { const g = closest(e, '.pl'); if (g) showPlayer(g.dataset.id); });
   pitch.addEventListener('keydown', (e) => {
-    const g = e.target.closest('.pl');
+    const g = closest(e, '.pl');
     if (g && (e.key === 'Enter' || e.key === ' ')) { e.preventDefault(); showPlayer(g.dataset.id); }
   });
   const body = $('player-body');
-  body.addEventListener('mouseover', (e) => { const v = e.target.closest('[data-tip]'); if (v) showTip(v); });
-  body.addEventListener('mouseout', (e) => { if (e.target.closest('[data-tip]')) hideTip(); });
-  body.addEventListener('focusin', (e) => { const v = e.target.closest('[data-tip]'); if (v) showTip(v); });
+  body.addEventListener('mouseover', (e) => { const v = closest(e, '[data-tip]'); if (v) showTip(v); });
+  body.addEventListener('mouseout', (e) => { if (closest(e, '[data-tip]')) hideTip(); });
+  body.addEventListener('focusin', (e) => { const v = closest(e, '[data-tip]'); if (v) showTip(v); });
   body.addEventListener('focusout', hideTip);
   document.addEventListener('keydown', (e) => {
-    if (e.target.matches('input, select, textarea') || e.ctrlKey || e.metaKey || e.altKey || $('game').hidden) return;
+    if (targetOf(e).matches('input, select, textarea') || e.ctrlKey || e.metaKey || e.altKey || $('game').hidden) return;
     const k = e.key.toLowerCase();
     if (k === 'escape') { hideTip(); return; }
     if (k === 'n') advance('round');
@@ -686,7 +664,7 @@ function wire() {
     else if (k === 'e') advance('end', true);
     else if (/^[1-9]$/.test(k) && S.candidates && +k <= S.candidates.candidates.length) {
       S.selected = +k - 1; renderDecision(); renderPitch();
-    } else if (k === 'enter' && S.selected !== null && !e.target.closest('.pl, a, button:not([data-i])')) { e.preventDefault(); playSelected(); }
+    } else if (k === 'enter' && S.selected !== null && !closest(e, '.pl, a, button:not([data-i])')) { e.preventDefault(); playSelected(); }
   });
 }
 

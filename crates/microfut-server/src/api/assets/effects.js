@@ -59,28 +59,18 @@ const UI = {
   },
 };
 
-const S = { lang: localStorage.getItem('microfut.lang') || 'en', modes: null, run: null, token: null, view: null, actor: null, read: null, feed: [] };
-const $ = (id) => document.getElementById(id);
-const t = (k) => (UI[S.lang] || UI.en)[k] ?? UI.en[k] ?? k;
-const L = (labels) => (labels ? labels[S.lang] || labels.en || '' : '');
-const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
+const S = { lang: storedLang(UI) || 'en', modes: null, run: null, token: null, view: null, actor: null, read: null, feed: [] };
+const t = (k) => lookup(UI, S.lang, k) ?? k;
+const L = (labels) => label(labels, S.lang);
 function num(x, d = 2) { if (x === null || x === undefined) return '—'; const r = Math.round(x * 10 ** d) / 10 ** d; return String(r); }
-const sgn = (x) => (x > 0 ? `+${x}` : String(x));
 
-async function api(method, path, body) {
-  const headers = {};
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  if (method !== 'GET' && S.token) headers.Authorization = `Bearer ${S.token}`;
-  const res = await fetch(API + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const json = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error(json.error ? `${json.error.message}${json.error.field ? ` (${json.error.field})` : ''}` : res.statusText);
-  return json;
-}
+/** Every write carries the journey's token. @param {string} method @param {string} path @param {unknown} [body] */
+const api = (method, path, body) => request(API, method, path, body, method !== 'GET' ? S.token : null);
 
 function applyLang() {
   document.documentElement.lang = S.lang;
-  $('lang').value = S.lang;
-  document.querySelectorAll('[data-t]').forEach((el) => { const v = t(el.dataset.t); if (typeof v === 'string') el.textContent = v; });
+  $select('lang').value = S.lang;
+  all('[data-t]').forEach((el) => { const v = t(el.dataset.t); if (typeof v === 'string') el.textContent = v; });
   document.title = t('title');
   if (S.modes) renderModes();
   if (S.view) renderJourney();
@@ -88,7 +78,7 @@ function applyLang() {
 }
 
 function renderModes() {
-  const sel = $('mode');
+  const sel = $select('mode');
   const current = sel.value || 'w1_journey';
   sel.innerHTML = S.modes.modes.map((m) => `<option value="${esc(m.mode)}">${esc(L(m.label))}</option>`).join('');
   sel.value = current;
@@ -97,8 +87,8 @@ function renderModes() {
 async function start(e) {
   e.preventDefault();
   $('setup-error').textContent = '';
-  const body = { mode: $('mode').value };
-  if ($('seed').value !== '') body.seed = Number($('seed').value);
+  const body = { mode: $select('mode').value };
+  if ($input('seed').value !== '') body.seed = Number($input('seed').value);
   try {
     const created = await api('POST', '/effects/journeys', body);
     S.run = created.runId; S.token = created.token; S.view = created; S.actor = null; S.feed = [];
@@ -127,7 +117,7 @@ function renderJourney() {
   $('hand').innerHTML = c ? c.hand.map((h) => `<li><button type="button" data-card="${h.position}" data-target="${h.needsTarget}">
       <span>${esc(L(h.label))}${h.upgrades.length ? ' +' : ''}</span><span class="cost">${t('cost')} ${h.cost}</span></button></li>`).join('') : '';
   const over = v.phase === 'finished';
-  for (const id of ['auto-command', 'auto-turn', 'auto-combat', 'auto-end']) $(id).disabled = over;
+  for (const id of ['auto-command', 'auto-turn', 'auto-combat', 'auto-end']) $button(id).disabled = over;
   $('feed').innerHTML = S.feed.slice(-60).reverse().map((e) => `<li>${esc(eventText(e))}</li>`).join('');
 }
 
@@ -179,17 +169,8 @@ function tip(a) {
 
 function showTip(el) {
   const a = S.read && S.read.attributes[+el.dataset.tip];
-  if (!a) return;
-  const box = $('tooltip');
-  box.innerHTML = tip(a);
-  box.hidden = false;
-  const r = el.getBoundingClientRect();
-  const w = box.offsetWidth; const hh = box.offsetHeight;
-  let x = r.left - w - 8; if (x < 4) x = Math.min(window.innerWidth - w - 4, r.right + 8);
-  let y = r.top; if (y + hh > window.innerHeight - 4) y = Math.max(4, window.innerHeight - hh - 4);
-  box.style.left = `${Math.max(4, x)}px`; box.style.top = `${y}px`;
+  if (a) placeTip(el, tip(a));
 }
-const hideTip = () => { $('tooltip').hidden = true; };
 
 async function write(path, body) {
   $('status').textContent = t('playing');
@@ -205,20 +186,20 @@ async function write(path, body) {
 }
 
 function wire() {
-  $('lang').onchange = () => { S.lang = $('lang').value; localStorage.setItem('microfut.lang', S.lang); applyLang(); };
+  $select('lang').onchange = () => { S.lang = $select('lang').value; saveLang(S.lang); applyLang(); };
   $('setup-form').onsubmit = start;
   $('auto-command').onclick = () => write('/autoplay', { until: 'command' });
   $('auto-turn').onclick = () => write('/autoplay', { until: 'turn' });
   $('auto-combat').onclick = () => write('/autoplay', { until: 'combat' });
   $('auto-end').onclick = () => write('/autoplay', { until: 'end' });
   $('actors').onclick = (e) => {
-    const b = e.target.closest('button[data-actor]');
+    const b = closest(e, 'button[data-actor]');
     if (!b) return;
     S.actor = b.dataset.actor === 'hero' ? null : b.dataset.actor;
     renderJourney(); readSelected();
   };
   $('hand').onclick = (e) => {
-    const b = e.target.closest('button[data-card]');
+    const b = closest(e, 'button[data-card]');
     if (!b) return;
     const body = { kind: 'play', card: Number(b.dataset.card) };
     if (b.dataset.target === 'true') {
@@ -229,9 +210,9 @@ function wire() {
     write('/commands', body);
   };
   const body = $('attrs-body');
-  body.addEventListener('mouseover', (e) => { const v = e.target.closest('.val'); if (v) showTip(v); });
-  body.addEventListener('mouseout', (e) => { if (e.target.closest('.val')) hideTip(); });
-  body.addEventListener('focusin', (e) => { const v = e.target.closest('.val'); if (v) showTip(v); });
+  body.addEventListener('mouseover', (e) => { const v = closest(e, '.val'); if (v) showTip(v); });
+  body.addEventListener('mouseout', (e) => { if (closest(e, '.val')) hideTip(); });
+  body.addEventListener('focusin', (e) => { const v = closest(e, '.val'); if (v) showTip(v); });
   body.addEventListener('focusout', hideTip);
   document.addEventListener('keydown', (e) => { if (e.key === 'Escape') hideTip(); });
 }

@@ -6,7 +6,6 @@ const API = '/api/v1/space';
 const SVG = 'http://www.w3.org/2000/svg';
 const CELL = 48;
 const PAD = 28;
-const $ = (id) => document.getElementById(id);
 
 // The page's words in each language; the ruleset's own name comes from the content's labels.
 const UI = {
@@ -60,9 +59,9 @@ const UI = {
   },
 };
 // The Microfut page's choice carries over (same storage key).
-const storedLang = (() => { try { return localStorage.getItem('microfut.lang'); } catch { return null; } })();
-let lang = UI[storedLang] ? storedLang : ((navigator.language || '').startsWith('pt') ? 'pt-BR' : 'en');
-const t = (k, ...args) => { const v = UI[lang][k] ?? UI.en[k]; return typeof v === 'function' ? v(...args) : v; };
+let lang = initialLang(UI);
+/** @param {string} k @param {...any} args the values a phrase is made of */
+const t = (k, ...args) => { const v = lookup(UI, lang, k); return typeof v === 'function' ? v(...args) : v; };
 const sideName = (s) => t(s);
 const kindName = (k) => t(`k_${k}`);
 const botName = (b) => t(`bot_${b}`) || b;
@@ -78,21 +77,10 @@ const state = {
   frame: 0,
 };
 
-async function api(path, options = {}) {
-  const res = await fetch(API + path, options);
-  const body = await res.json();
-  if (!res.ok) {
-    const e = body.error || {};
-    throw new Error(`${e.message || res.statusText}${e.field ? ` (${e.field})` : ''}`);
-  }
-  return body;
-}
-
-function post(path, data, token) {
-  const headers = { 'Content-Type': 'application/json' };
-  if (token) headers.Authorization = `Bearer ${token}`;
-  return api(path, { method: 'POST', headers, body: JSON.stringify(data) });
-}
+/** @param {string} path */
+const api = (path) => request(API, 'GET', path);
+/** @param {string} path @param {unknown} data @param {string} [token] the game's, for its actions */
+const post = (path, data, token) => request(API, 'POST', path, data, token);
 
 function showError(e) {
   $('error').hidden = !e;
@@ -116,11 +104,11 @@ function outcomeText(o, human) {
 
 function applyLang() {
   document.documentElement.lang = lang;
-  $('lang').value = lang;
-  document.querySelectorAll('[data-t]').forEach((e) => { e.textContent = t(e.dataset.t); });
-  document.querySelectorAll('[data-title]').forEach((e) => { e.title = t(e.dataset.title); });
+  $select('lang').value = lang;
+  all('[data-t]').forEach((e) => { e.textContent = t(e.dataset.t); });
+  all('[data-title]').forEach((e) => { e.title = t(e.dataset.title); });
   for (const id of ['bot', 'w-bot', 'b-bot']) {
-    for (const o of $(id).options) o.textContent = botName(o.value);
+    for (const o of $select(id).options) o.textContent = botName(o.value);
   }
   if (rulesInfo) {
     $('title').textContent = rulesInfo.label[lang] || rulesInfo.label.en;
@@ -267,8 +255,8 @@ let gameRequests = 0;
 
 async function newGame(ev) {
   ev?.preventDefault();
-  const body = { seed: Number($('seed').value || 0), human: $('human').value, bot: $('bot').value };
-  if ($('n').value) body.n = Number($('n').value);
+  const body = { seed: Number($input('seed').value || 0), human: $select('human').value, bot: $select('bot').value };
+  if ($select('n').value) body.n = Number($select('n').value);
   const mine = ++gameRequests;
   state.busy = true;
   let game = null;
@@ -303,8 +291,8 @@ function renderFrame() {
   draw(state.frames[i], { last });
   saveLink(rec);
   renderLog(rec.actions, i);
-  $('frame').max = state.frames.length - 1;
-  $('frame').value = i;
+  $input('frame').max = String(state.frames.length - 1);
+  $input('frame').value = String(i);
   $('frame-label').textContent = i === 0 ? t('start_label', rec.actions.length) : t('after_label', i, rec.actions.length);
   const end = i === state.frames.length - 1;
   $('outcome').hidden = !end;
@@ -314,9 +302,9 @@ function renderFrame() {
 
 function saveLink(record) {
   if (state.saved === record) return;
-  if ($('save').href.startsWith('blob:')) URL.revokeObjectURL($('save').href);
+  if ($link('save').href.startsWith('blob:')) URL.revokeObjectURL($link('save').href);
   const blob = new Blob([JSON.stringify(record, null, 2)], { type: 'application/json' });
-  $('save').href = URL.createObjectURL(blob);
+  $link('save').href = URL.createObjectURL(blob);
   state.saved = record;
 }
 
@@ -340,8 +328,8 @@ function showMatch(result) {
 
 async function demo(ev) {
   ev?.preventDefault();
-  const body = { white: $('w-bot').value, black: $('b-bot').value, seed: Number($('w-seed').value || 0) };
-  if ($('w-n').value) body.n = Number($('w-n').value);
+  const body = { white: $select('w-bot').value, black: $select('b-bot').value, seed: Number($input('w-seed').value || 0) };
+  if ($select('w-n').value) body.n = Number($select('w-n').value);
   $('status').textContent = t('playing');
   try {
     showMatch(await post('/matches', body));
@@ -351,7 +339,7 @@ async function demo(ev) {
 }
 
 async function openRecord() {
-  const file = $('record-file').files[0];
+  const file = $input('record-file').files[0];
   if (!file) return;
   try {
     const record = JSON.parse(await file.text());
@@ -390,13 +378,13 @@ async function init() {
     $(id).replaceChildren(...rules.bots.map((b) => new Option(b, b)));
   }
   $('lang').addEventListener('change', () => {
-    lang = $('lang').value;
-    try { localStorage.setItem('microfut.lang', lang); } catch { /* private mode */ }
+    lang = $select('lang').value;
+    saveLang(lang);
     applyLang();
   });
-  $('bot').value = 'greedy';
-  $('w-bot').value = 'search';
-  $('b-bot').value = 'greedy';
+  $select('bot').value = 'greedy';
+  $select('w-bot').value = 'search';
+  $select('b-bot').value = 'greedy';
   for (const id of ['n', 'w-n']) {
     for (let n = rules.columns[0]; n <= rules.columns[1]; n++) $(id).appendChild(new Option(String(n), String(n)));
   }
@@ -414,9 +402,10 @@ async function init() {
   $('prev').addEventListener('click', () => step(state.frame - 1));
   $('next').addEventListener('click', () => step(state.frame + 1));
   $('last').addEventListener('click', () => step(state.frames.length - 1));
-  $('frame').addEventListener('input', () => step(Number($('frame').value)));
+  $input('frame').addEventListener('input', () => step(Number($input('frame').value)));
   document.addEventListener('keydown', (e) => {
-    if (e.target.tagName === 'INPUT' && e.target.type !== 'range') return;
+    const target = targetOf(e);
+    if (target instanceof HTMLInputElement && target.type !== 'range') return;
     if (state.mode === 'watch') {
       const to = { ArrowLeft: state.frame - 1, ArrowRight: state.frame + 1, Home: 0, End: state.frames.length - 1 }[e.key];
       if (to !== undefined) { e.preventDefault(); step(to); }

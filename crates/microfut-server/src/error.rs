@@ -1,7 +1,10 @@
-//! Errors as the API answers them — `{"error": {"code", "message", "field"}}` with a 4xx status —
-//! and the extractors that turn every malformed request into one: a body that is not JSON, too
-//! large, of the wrong content type, with an unknown or mistyped field; a path or query value
-//! that does not parse. The field names the JSON pointer (`/home`), query parameter or header.
+//! Errors as both servers answer them (`microfut serve` and the Space Football battlefield) —
+//! `{"error": {"code", "message", "field"}}` with a 4xx status, or a 503 with `Retry-After` when
+//! the server's own store fails — and the extractors that turn every malformed request into one:
+//! a body that is not JSON, too large, of the wrong content type, with an unknown or mistyped
+//! field; a path or query value that does not parse; a missing or malformed bearer token. The
+//! field names the JSON pointer (`/home`, `/` for the whole body), the query or path parameter,
+//! or the header (`Content-Type`, `Authorization`).
 
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::{StatusCode, header, request::Parts};
@@ -12,7 +15,8 @@ use serde::de::DeserializeOwned;
 /// What a 503 asks a client to wait before it tries again.
 pub const RETRY_AFTER_SECONDS: &str = "30";
 
-/// The largest request body accepted (a club file with 25 sheets is ~40 KB).
+/// The largest request body `microfut serve` accepts (a club file with 25 sheets is ~40 KB); an
+/// area with larger bodies names its own limit in [`JsonBody`]'s second parameter.
 pub const BODY_LIMIT: usize = 1 << 20;
 
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -54,6 +58,29 @@ impl ApiError {
     pub fn unavailable(message: impl Into<String>) -> Self {
         Self::new(StatusCode::SERVICE_UNAVAILABLE, "unavailable", message, None)
     }
+    /// A path no route serves.
+    pub fn no_route(uri: &axum::http::Uri) -> Self {
+        Self::new(StatusCode::NOT_FOUND, "not_found", format!("no route {}", uri.path()), Some("path"))
+    }
+    /// A route that exists, asked with a method it does not answer.
+    pub fn method_not_allowed(method: &axum::http::Method, uri: &axum::http::Uri) -> Self {
+        Self::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "method_not_allowed",
+            format!("{method} is not allowed on {}", uri.path()),
+            Some("method"),
+        )
+    }
+}
+
+/// The fallback of a router: every unknown path is a 404 naming `path`.
+pub async fn not_found(uri: axum::http::Uri) -> ApiError {
+    ApiError::no_route(&uri)
+}
+
+/// The method fallback of a router: a 405 naming `method`.
+pub async fn method_not_allowed(method: axum::http::Method, uri: axum::http::Uri) -> ApiError {
+    ApiError::method_not_allowed(&method, &uri)
 }
 
 impl IntoResponse for ApiError {
@@ -71,25 +98,25 @@ impl IntoResponse for ApiError {
 
 pub type ApiResult<T> = Result<T, ApiError>;
 
-/// The bytes of a JSON request body: `application/json` in UTF-8, at most [`BODY_LIMIT`] bytes,
-/// arrived within the server's body timeout.
-pub struct RawJson(pub axum::body::Bytes);
+/// The bytes of a JSON request body: `application/json` in UTF-8, at most `LIMIT` bytes, arrived
+/// within the server's body timeout. (The router's `DefaultBodyLimit` must be at least `LIMIT`.)
+pub struct RawJson<const LIMIT: usize = BODY_LIMIT>(pub axum::body::Bytes);
 
-impl<S: Send + Sync> FromRequest<S> for RawJson {
+impl<S: Send + Sync, const LIMIT: usize> FromRequest<S> for RawJson<LIMIT> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
         crate::server::body::check_media_type(req.headers()).map_err(|m| {
             ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type", m, Some("Content-Type"))
         })?;
-        crate::server::body::check_declared_length(req.headers(), BODY_LIMIT)
+        crate::server::body::check_declared_length(req.headers(), LIMIT)
             .map_err(|m| ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "body_too_large", m, Some("body")))?;
         let bytes = axum::body::Bytes::from_request(req, state).await.map_err(|e| {
             if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
                 ApiError::new(
                     StatusCode::PAYLOAD_TOO_LARGE,
                     "body_too_large",
-                    format!("the body is larger than {BODY_LIMIT} bytes"),
+                    format!("the body is larger than {LIMIT} bytes"),
                     Some("body"),
                 )
             } else if let Some(t) = crate::server::body::timed_out(&e) {
@@ -106,13 +133,13 @@ impl<S: Send + Sync> FromRequest<S> for RawJson {
 
 /// A JSON request body: bounded, `application/json`, read strictly (duplicate keys refused),
 /// unknown fields refused by the target type, every problem naming its JSON pointer.
-pub struct JsonBody<T>(pub T);
+pub struct JsonBody<T, const LIMIT: usize = BODY_LIMIT>(pub T);
 
-impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
+impl<T: DeserializeOwned, S: Send + Sync, const LIMIT: usize> FromRequest<S> for JsonBody<T, LIMIT> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        let RawJson(bytes) = RawJson::from_request(req, state).await?;
+        let RawJson::<LIMIT>(bytes) = RawJson::from_request(req, state).await?;
         parse_json(&bytes).map(JsonBody)
     }
 }
@@ -187,7 +214,7 @@ impl<S: Send + Sync> FromRequestParts<S> for Bearer {
             ApiError::new(
                 StatusCode::UNAUTHORIZED,
                 "unauthorized",
-                "a write to a run needs its token: Authorization: Bearer <token>",
+                "this write needs its token: Authorization: Bearer <token>",
                 Some("Authorization"),
             )
         })?;
