@@ -5,11 +5,12 @@
 //! game that implements its `Simulator`; `files` reads and writes what commands touch;
 //! `bot_process` runs a bot program as a child process; `game` is what a game gives the
 //! catalog, the lab and the command line; `state_hash` is the hash records store of a game's
-//! state. See ARCHITECTURE.md.
+//! state; `digest` writes SHA-256 in hex. See ARCHITECTURE.md.
 
 pub mod bot_process;
 pub mod catalog;
 pub mod dice;
+pub mod digest;
 pub mod expr;
 pub mod files;
 pub mod game;

@@ -21,7 +21,6 @@
 //! back on demand).
 
 use rusqlite::{Connection, OptionalExtension, params};
-use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -89,9 +88,8 @@ pub fn beside(run_store: &Path) -> PathBuf {
     run_store.with_file_name(format!("{stem}.space.db"))
 }
 
-pub fn token_sha256(token: &str) -> String {
-    Sha256::digest(token.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
-}
+/// What a game keeps of its token.
+pub use microfut_core::digest::sha256_hex as token_sha256;
 
 fn migrate(conn: &mut Connection) -> Result<(), String> {
     let have: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(|e| e.to_string())?;
