@@ -5,7 +5,7 @@
 //! game that implements its `Simulator`; `files` reads and writes what commands touch;
 //! `bot_process` runs a bot program as a child process; `game` is what a game gives the
 //! catalog, the lab and the command line; `state_hash` is the hash records store of a game's
-//! state; `digest` writes SHA-256 in hex. See ARCHITECTURE.md.
+//! state; `digest` and `markup` write SHA-256 in hex and escaped HTML. See ARCHITECTURE.md.
 
 pub mod bot_process;
 pub mod catalog;
@@ -15,6 +15,7 @@ pub mod expr;
 pub mod files;
 pub mod game;
 pub mod lab;
+pub mod markup;
 pub mod pipeline;
 pub mod ruleset;
 pub mod state_hash;
