@@ -18,9 +18,15 @@
 //! the group kill (cgroups would be the airtight answer); RLIMIT_AS counts address space, not
 //! resident memory, so runtimes that reserve large virtual areas need a higher limit; Unix only.
 
+use nix::fcntl::{FcntlArg, OFlag, fcntl};
+use nix::poll::{PollFd, PollFlags, poll};
+use nix::sys::resource::{Resource, setrlimit};
+use nix::sys::signal::{Signal, killpg};
+use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
+use nix::unistd::Pid;
 use std::ffi::OsString;
 use std::io::{Read, Write};
-use std::os::fd::AsRawFd;
+use std::os::fd::{AsFd, BorrowedFd};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
@@ -101,7 +107,7 @@ impl Kept {
 /// A running bot.
 pub struct BotProcess {
     child: Child,
-    pgid: libc::pid_t,
+    pgid: Pid,
     stdin: Option<ChildStdin>,
     stdout: ChildStdout,
     stderr: ChildStderr,
@@ -116,12 +122,9 @@ pub struct BotProcess {
     done: bool,
 }
 
-fn set_nonblocking(fd: libc::c_int) -> std::io::Result<()> {
-    // SAFETY: fcntl on a descriptor we own, with flags read from it.
-    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
-    if flags < 0 || unsafe { libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK) } < 0 {
-        return Err(std::io::Error::last_os_error());
-    }
+fn set_nonblocking(fd: BorrowedFd) -> std::io::Result<()> {
+    let flags = OFlag::from_bits_retain(fcntl(fd, FcntlArg::F_GETFL)?);
+    fcntl(fd, FcntlArg::F_SETFL(flags | OFlag::O_NONBLOCK))?;
     Ok(())
 }
 
@@ -130,35 +133,32 @@ fn set_nonblocking(fd: libc::c_int) -> std::io::Result<()> {
 fn become_subreaper() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
-        // SAFETY: prctl with an integer option; no memory is passed.
+        // Without it (a kernel before 3.4) orphans go to PID 1 as before: nothing to report.
         #[cfg(target_os = "linux")]
-        unsafe {
-            libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-        }
+        let _ = nix::sys::prctl::set_child_subreaper(true);
     });
 }
 
-fn signal_group(pgid: libc::pid_t, sig: libc::c_int) {
-    // SAFETY: kill(2) with a negative pid signals the process group; no memory is involved.
-    unsafe {
-        libc::kill(-pgid, sig);
-    }
+/// Signals every process of the group. A group already gone (ESRCH) is what the end wants.
+fn signal_group(pgid: Pid, sig: Signal) {
+    let _ = killpg(pgid, sig);
 }
 
 /// Whether any process (zombies included) is left in the group.
-fn group_alive(pgid: libc::pid_t) -> bool {
-    // SAFETY: signal 0 only checks for existence.
-    unsafe { libc::kill(-pgid, 0) == 0 }
+fn group_alive(pgid: Pid) -> bool {
+    killpg(pgid, None).is_ok()
 }
 
 /// How a process ended, in words.
 pub fn describe_exit(status: ExitStatus) -> String {
     match (status.code(), status.signal()) {
         (Some(code), _) => format!("exited with code {code}"),
-        (None, Some(libc::SIGXCPU)) => "killed by SIGXCPU: its CPU-time limit".into(),
-        (None, Some(libc::SIGKILL)) => "killed by SIGKILL".into(),
-        (None, Some(libc::SIGSEGV)) => "killed by SIGSEGV (a memory fault; its memory limit?)".into(),
-        (None, Some(sig)) => format!("killed by signal {sig}"),
+        (None, Some(sig)) => match Signal::try_from(sig) {
+            Ok(Signal::SIGXCPU) => "killed by SIGXCPU: its CPU-time limit".into(),
+            Ok(Signal::SIGKILL) => "killed by SIGKILL".into(),
+            Ok(Signal::SIGSEGV) => "killed by SIGSEGV (a memory fault; its memory limit?)".into(),
+            _ => format!("killed by signal {sig}"),
+        },
         (None, None) => "ended".into(),
     }
 }
@@ -184,25 +184,21 @@ impl BotProcess {
         };
         cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
         let (mem, cpu) = (limits.memory_bytes, limits.cpu_seconds);
-        // SAFETY: the closure runs in the child between fork and exec and calls only setrlimit,
-        // which is async-signal-safe; it allocates nothing and takes no lock.
+        // SAFETY: `pre_exec` is unsafe because the closure runs in the child between fork and
+        // exec, where only async-signal-safe calls are allowed. It calls only setrlimit (nix's
+        // wrapper is the bare system call; its error is an errno turned into an io::Error
+        // without allocating), and takes no lock.
         unsafe {
             cmd.pre_exec(move || {
-                let set = |res, soft: u64, hard: u64| {
-                    let l = libc::rlimit { rlim_cur: soft as libc::rlim_t, rlim_max: hard as libc::rlim_t };
-                    if libc::setrlimit(res, &l) != 0 {
-                        return Err(std::io::Error::last_os_error());
-                    }
-                    Ok(())
-                };
-                set(libc::RLIMIT_AS, mem, mem)?;
-                set(libc::RLIMIT_CPU, cpu, cpu.saturating_add(1))?;
-                set(libc::RLIMIT_CORE, 0, 0)?;
+                setrlimit(Resource::RLIMIT_AS, mem, mem)?;
+                setrlimit(Resource::RLIMIT_CPU, cpu, cpu.saturating_add(1))?;
+                setrlimit(Resource::RLIMIT_CORE, 0, 0)?;
                 Ok(())
             });
         }
         let mut child = cmd.spawn()?;
-        let pgid = child.id() as libc::pid_t;
+        // The child called setpgid(0, 0) (`process_group(0)`): its pid is its group's id.
+        let pgid = Pid::from_raw(child.id() as i32);
         let (stdin, stdout, stderr) = (
             child.stdin.take().expect("piped"),
             child.stdout.take().expect("piped"),
@@ -223,11 +219,12 @@ impl BotProcess {
             status: None,
             done: false,
         };
-        for fd in [bot.stdout.as_raw_fd(), bot.stderr.as_raw_fd(), bot.stdin.as_ref().expect("just set").as_raw_fd()] {
-            if let Err(e) = set_nonblocking(fd) {
-                bot.finish();
-                return Err(e);
-            }
+        let nonblocking = [bot.stdout.as_fd(), bot.stderr.as_fd(), bot.stdin.as_ref().expect("just set").as_fd()]
+            .into_iter()
+            .try_for_each(set_nonblocking);
+        if let Err(e) = nonblocking {
+            bot.finish();
+            return Err(e);
         }
         bot.freeze();
         Ok(bot)
@@ -240,13 +237,13 @@ impl BotProcess {
 
     /// The process group id (the leader's pid).
     pub fn pgid(&self) -> i32 {
-        self.pgid
+        self.pgid.as_raw()
     }
 
     /// Stops every process of the bot (its turn is over).
     pub fn freeze(&mut self) {
         if !self.frozen && !self.done {
-            signal_group(self.pgid, libc::SIGSTOP);
+            signal_group(self.pgid, Signal::SIGSTOP);
             self.frozen = true;
         }
     }
@@ -254,7 +251,7 @@ impl BotProcess {
     /// Lets it run again (its turn).
     pub fn thaw(&mut self) {
         if self.frozen && !self.done {
-            signal_group(self.pgid, libc::SIGCONT);
+            signal_group(self.pgid, Signal::SIGCONT);
             self.frozen = false;
         }
     }
@@ -277,28 +274,21 @@ impl BotProcess {
         if now >= until {
             return false;
         }
-        let ms = (until - now).as_millis().clamp(1, 50) as libc::c_int;
-        let mut fds = [
-            libc::pollfd { fd: self.stdout.as_raw_fd(), events: libc::POLLIN, revents: 0 },
-            libc::pollfd { fd: self.stderr.as_raw_fd(), events: libc::POLLIN, revents: 0 },
-            libc::pollfd {
-                fd: if write { self.stdin.as_ref().map_or(-1, |s| s.as_raw_fd()) } else { -1 },
-                events: libc::POLLOUT,
-                revents: 0,
-            },
-        ];
-        if self.stdout_closed {
-            fds[0].fd = -1;
-        }
-        if self.stderr_closed {
-            fds[1].fd = -1;
-        }
-        // SAFETY: poll on a stack array of three pollfd; negative descriptors are ignored.
-        let r = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, ms) };
-        if fds[1].revents != 0 {
+        let ms = (until - now).as_millis().clamp(1, 50) as u8;
+        // Only the pipes still open are watched (stderr first, so its result is known to be
+        // fds[0]); with none, poll just sleeps until the deadline.
+        let stderr = (!self.stderr_closed).then(|| PollFd::new(self.stderr.as_fd(), PollFlags::POLLIN));
+        let stdout = (!self.stdout_closed).then(|| PollFd::new(self.stdout.as_fd(), PollFlags::POLLIN));
+        let stdin = self.stdin.as_ref().filter(|_| write).map(|s| PollFd::new(s.as_fd(), PollFlags::POLLOUT));
+        let mut fds: Vec<PollFd> = [stderr, stdout, stdin].into_iter().flatten().collect();
+        let ready = poll(&mut fds, ms).is_ok_and(|n| n > 0);
+        // Any event on stderr (data, or POLLHUP when it closed) means there is something to read.
+        let stderr_ready = !self.stderr_closed && fds[0].revents() != Some(PollFlags::empty());
+        drop(fds);
+        if stderr_ready {
             self.drain_stderr();
         }
-        r > 0
+        ready
     }
 
     /// How the bot ended, if it has (waiting up to `patience` for the leader).
@@ -404,8 +394,8 @@ impl BotProcess {
     pub fn finish(&mut self) -> (String, Option<String>) {
         if !self.done {
             self.stdin = None;
-            signal_group(self.pgid, libc::SIGTERM);
-            signal_group(self.pgid, libc::SIGCONT);
+            signal_group(self.pgid, Signal::SIGTERM);
+            signal_group(self.pgid, Signal::SIGCONT);
             self.frozen = false;
             let until = Instant::now() + self.limits.kill_grace;
             while self.status.is_none() {
@@ -419,7 +409,7 @@ impl BotProcess {
                 self.wait_io(false, until.min(Instant::now() + Duration::from_millis(2)));
                 self.drain_stdout_discard();
             }
-            signal_group(self.pgid, libc::SIGKILL);
+            signal_group(self.pgid, Signal::SIGKILL);
             if self.status.is_none() {
                 self.status = self.child.wait().ok();
             }
@@ -447,11 +437,10 @@ impl BotProcess {
     fn reap_group(&mut self) {
         let until = Instant::now() + Duration::from_secs(5);
         while group_alive(self.pgid) && Instant::now() < until {
-            signal_group(self.pgid, libc::SIGKILL);
-            let mut status = 0;
-            // SAFETY: waitpid on our own children of this group, non-blocking, into a local.
-            let r = unsafe { libc::waitpid(-self.pgid, &mut status, libc::WNOHANG) };
-            if r <= 0 {
+            signal_group(self.pgid, Signal::SIGKILL);
+            // A negative pid waits for any child in that group.
+            let reaped = waitpid(Pid::from_raw(-self.pgid.as_raw()), Some(WaitPidFlag::WNOHANG));
+            if matches!(reaped, Ok(WaitStatus::StillAlive) | Err(_)) {
                 std::thread::sleep(Duration::from_millis(1));
             }
         }
@@ -461,5 +450,22 @@ impl BotProcess {
 impl Drop for BotProcess {
     fn drop(&mut self) {
         self.finish();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A status is described by its signal's name where the limits make one likely.
+    #[test]
+    fn exits_and_signals_in_words() {
+        // A wait status: the exit code in the second byte, or the signal in the low seven bits.
+        let by = |sig: Signal| describe_exit(ExitStatus::from_raw(sig as i32));
+        assert_eq!(describe_exit(ExitStatus::from_raw(3 << 8)), "exited with code 3");
+        assert_eq!(by(Signal::SIGXCPU), "killed by SIGXCPU: its CPU-time limit");
+        assert_eq!(by(Signal::SIGKILL), "killed by SIGKILL");
+        assert_eq!(by(Signal::SIGSEGV), "killed by SIGSEGV (a memory fault; its memory limit?)");
+        assert_eq!(by(Signal::SIGTERM), format!("killed by signal {}", Signal::SIGTERM as i32));
     }
 }

@@ -6,11 +6,11 @@
 //! changes; each one that commits is recorded with the state hash after it.
 
 use super::doc::{AmountOp, AttributeKind, EffectKind, Party, TargetKind, TurnStart};
-use super::hash::Fnv;
 use super::model::*;
 use super::resolve::{Actor, Adapted, Impact, Provider, ProviderKind, ResolutionPolicy, ResolveError};
 use microfut_core::catalog::Labels;
 use microfut_core::dice::Dice;
+use microfut_core::state_hash::XorMulRot29;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -463,7 +463,7 @@ impl Run {
 
     /// The state hash: every value a command can change, and how far the dice moved.
     pub fn state_hash(&self) -> u64 {
-        let mut h = Fnv::new();
+        let mut h = XorMulRot29::new();
         h.u64(self.sequence);
         h.u64(self.dice.draws());
         h.u64(u64::from(self.encounters_won));
@@ -1008,7 +1008,7 @@ impl Run {
     }
 }
 
-fn hash_values(h: &mut Fnv, values: &BTreeMap<String, f64>) {
+fn hash_values(h: &mut XorMulRot29, values: &BTreeMap<String, f64>) {
     h.u64(values.len() as u64);
     for (k, v) in values {
         h.str(k);
@@ -1016,7 +1016,7 @@ fn hash_values(h: &mut Fnv, values: &BTreeMap<String, f64>) {
     }
 }
 
-fn hash_cards(h: &mut Fnv, cards: &[CardInstance]) {
+fn hash_cards(h: &mut XorMulRot29, cards: &[CardInstance]) {
     h.u64(cards.len() as u64);
     for c in cards {
         h.str(&c.card);

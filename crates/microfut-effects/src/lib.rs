@@ -27,7 +27,6 @@ mod combat;
 mod compile;
 mod doc;
 mod entry;
-mod hash;
 mod model;
 pub mod project;
 pub mod record;

@@ -8,6 +8,7 @@
 
 use super::compile::Rules;
 use microfut_core::dice::Dice;
+use microfut_core::state_hash::XorMul;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 
@@ -235,19 +236,16 @@ impl Board {
         out
     }
 
-    /// A 64-bit FNV-1a hash of the position (robots and ball), stable across platforms.
+    /// The position's hash (robots and ball; [`XorMul`] over one word per row), stable across
+    /// platforms. Records and positions store it.
     pub fn hash64(&self) -> u64 {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        let mut eat = |x: u64| {
-            h ^= x;
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        };
-        eat(u64::from(self.n));
+        let mut h = XorMul::new();
+        h.u64(u64::from(self.n));
         for r in 0..=usize::from(self.n) + 1 {
-            eat(u64::from(self.occ[0][r]) | u64::from(self.occ[1][r]) << 32);
+            h.u64(u64::from(self.occ[0][r]) | u64::from(self.occ[1][r]) << 32);
         }
-        eat(u64::from(self.ball.row) << 8 | u64::from(self.ball.col));
-        h
+        h.u64(u64::from(self.ball.row) << 8 | u64::from(self.ball.col));
+        h.finish()
     }
 
     /// Draws an initial board: n uniform in the revision's range (unless given), the same number

@@ -3,6 +3,7 @@
 use super::compile::Rules;
 use super::doc::{EndRule, Ties};
 use microfut_core::catalog::Labels;
+use microfut_core::markup::escape;
 use std::fmt::Write;
 
 /// Board language.
@@ -25,10 +26,6 @@ fn tr(l: &Labels, lang: Lang) -> &str {
         Lang::En => &l.en,
         Lang::PtBr => &l.pt_br,
     }
-}
-
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 /// The grid that makes squares largest in the track area: (columns, rows, cell size).
@@ -115,18 +112,18 @@ pub fn svg(r: &Rules, lang: Lang) -> String {
         s,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{PAGE_W}mm" height="{PAGE_H}mm" viewBox="0 0 {PAGE_W} {PAGE_H}" font-family="DejaVu Sans, Arial, sans-serif">"#
     );
-    let _ = writeln!(s, "  <title>{} — {}</title>", esc(tr(&r.label, lang)), esc(&r.revision));
+    let _ = writeln!(s, "  <title>{} — {}</title>", escape(tr(&r.label, lang)), escape(&r.revision));
     let _ = writeln!(s, r##"  <rect width="{PAGE_W}" height="{PAGE_H}" fill="#fdf8ec"/>"##);
     let _ = writeln!(
         s,
         r##"  <text x="{MARGIN}" y="20" font-size="11" font-weight="bold" fill="#3b2a1a">{}</text>"##,
-        esc(tr(&r.label, lang))
+        escape(tr(&r.label, lang))
     );
     let _ = writeln!(
         s,
         r##"  <text x="{:.2}" y="20" font-size="3.5" text-anchor="end" fill="#7a6650">{}</text>"##,
         PAGE_W - MARGIN,
-        esc(&r.revision)
+        escape(&r.revision)
     );
 
     // The path behind the squares.
@@ -155,12 +152,12 @@ pub fn svg(r: &Rules, lang: Lang) -> String {
             None => "#fffaf0".into(),
         };
         let kind = special.map(|sp| sp.id.as_str()).unwrap_or("plain");
-        let _ = writeln!(s, r#"  <g class="square" data-square="{square}" data-kind="{}">"#, esc(kind));
+        let _ = writeln!(s, r#"  <g class="square" data-square="{square}" data-kind="{}">"#, escape(kind));
         let _ = writeln!(
             s,
             r##"    <rect x="{x:.2}" y="{y:.2}" width="{side:.2}" height="{side:.2}" rx="{:.2}" fill="{}" stroke="#5a4632" stroke-width="0.6"/>"##,
             side * 0.08,
-            esc(&fill)
+            escape(&fill)
         );
         let _ = writeln!(
             s,
@@ -190,7 +187,7 @@ pub fn svg(r: &Rules, lang: Lang) -> String {
                 s,
                 r##"    <text x="{cx:.2}" y="{ty:.2}" font-size="{:.2}" text-anchor="middle" fill="#3b2a1a">{}</text>"##,
                 side * size,
-                esc(&text)
+                escape(&text)
             );
             ty += side * (size + 0.05);
         }
@@ -205,21 +202,24 @@ pub fn svg(r: &Rules, lang: Lang) -> String {
             s,
             r##"  <rect x="{MARGIN}" y="{:.2}" width="6" height="6" rx="0.8" fill="{}" stroke="#5a4632" stroke-width="0.4"/>"##,
             ly - 4.8,
-            esc(sp.color.as_deref().unwrap_or("#d9d2c5"))
+            escape(sp.color.as_deref().unwrap_or("#d9d2c5"))
         );
         let _ = writeln!(
             s,
             r##"  <text x="{:.2}" y="{ly:.2}" font-size="4.2" fill="#3b2a1a"><tspan font-weight="bold">{}</tspan> ({}): {}</text>"##,
             MARGIN + 9.0,
-            esc(tr(&sp.label, lang)),
+            escape(tr(&sp.label, lang)),
             squares.join(", "),
-            esc(&effect_text(sp.move_by, sp.chain, lang))
+            escape(&effect_text(sp.move_by, sp.chain, lang))
         );
         ly += 7.0;
     }
     for line in rules_text(r, lang) {
-        let _ =
-            writeln!(s, r##"  <text x="{MARGIN}" y="{ly:.2}" font-size="4.2" fill="#3b2a1a">{}</text>"##, esc(&line));
+        let _ = writeln!(
+            s,
+            r##"  <text x="{MARGIN}" y="{ly:.2}" font-size="4.2" fill="#3b2a1a">{}</text>"##,
+            escape(&line)
+        );
         ly += 6.0;
     }
     s.push_str("</svg>\n");

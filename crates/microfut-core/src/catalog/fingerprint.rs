@@ -1,7 +1,6 @@
 //! Revision fingerprints: SHA-256 over the RFC 8785 canonical JSON of every document.
 
 use serde_json::{Map, Value};
-use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 
 /// `sha256:<hex>` of the canonical form of `{"<file name>": <document>, …}`.
@@ -15,13 +14,7 @@ pub fn fingerprint(documents: &BTreeMap<String, Value>) -> String {
     }
     let canonical =
         serde_json_canonicalizer::to_vec(&Value::Object(all)).expect("serde_json values always canonicalize");
-    let digest = Sha256::digest(&canonical);
-    let mut hex = String::with_capacity(7 + 64);
-    hex.push_str("sha256:");
-    for b in digest {
-        hex.push_str(&format!("{b:02x}"));
-    }
-    hex
+    format!("sha256:{}", crate::digest::sha256_hex(canonical))
 }
 
 #[cfg(test)]

@@ -92,7 +92,7 @@ fn walk(written: &Value, read: &Value, at: &mut String) -> Option<Unread> {
 /// The digest of one part: 128 bits of SHA-256 over its canonical JSON.
 fn digest(v: &Value) -> String {
     let canonical = serde_json_canonicalizer::to_vec(v).expect("serde_json values always canonicalize");
-    Sha256::digest(&canonical)[..16].iter().map(|b| format!("{b:02x}")).collect()
+    hex::encode(&Sha256::digest(&canonical)[..16])
 }
 
 /// The value at `pointer`, `null` when absent (an optional part left out is sealed as such).

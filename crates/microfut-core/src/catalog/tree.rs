@@ -47,7 +47,7 @@ impl ContentTree {
     pub fn from_dir(dir: &Path) -> Result<Self, TreeError> {
         match fs::metadata(dir) {
             Ok(m) if m.is_dir() => {}
-            Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+            Err(e) if crate::files::errno(&e) == Some(nix::errno::Errno::ELOOP) => {
                 return Err(TreeError::Io { path: dir.to_path_buf(), reason: crate::files::describe_io(&e) });
             }
             _ => return Err(TreeError::Missing(dir.to_path_buf())),

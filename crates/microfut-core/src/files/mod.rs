@@ -44,6 +44,10 @@ mod target;
 
 pub use read::{FILE_LIMIT, LINE_LIMIT, RECORD_LIMIT, ReadError, bounded_lines, describe_io, read_input};
 
+use nix::errno::Errno;
+use nix::fcntl::OFlag;
+use nix::sys::signal::kill;
+use nix::unistd::Pid;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -213,7 +217,7 @@ impl Writing<'_> {
             Kind::Stream { real, append } => {
                 let mut o = fs::OpenOptions::new();
                 o.write(true).append(*append);
-                std::os::unix::fs::OpenOptionsExt::custom_flags(&mut o, libc::O_NOCTTY);
+                std::os::unix::fs::OpenOptionsExt::custom_flags(&mut o, OFlag::O_NOCTTY.bits());
                 o.open(real).map(Some).map_err(|e| describe_io(&e))
             }
             Kind::Descriptor(_) => Ok(None),
@@ -230,7 +234,7 @@ impl Writing<'_> {
         match fs::hard_link(real, &backup) {
             Ok(()) => {}
             // The file cannot be linked (so not unlinked either): immutable or append-only.
-            Err(e) if e.raw_os_error() == Some(libc::EPERM) && target::replaceable(real).is_err() => {
+            Err(e) if errno(&e) == Some(Errno::EPERM) && target::replaceable(real).is_err() => {
                 return Err(target::replaceable(real).unwrap_err());
             }
             // A file system without hard links: a copy is the backup.
@@ -252,8 +256,8 @@ impl Writing<'_> {
                 _ => fs::rename(tmp, real).map_err(|e| describe_io(&e))?,
             }
         } else {
-            rename_noreplace(tmp, real).map_err(|e| match e.raw_os_error() {
-                Some(libc::EEXIST) => "something else created it while this command ran".to_string(),
+            rename_noreplace(tmp, real).map_err(|e| match errno(&e) {
+                Some(Errno::EEXIST) => "something else created it while this command ran".to_string(),
                 _ => describe_io(&e),
             })?;
         }
@@ -371,10 +375,14 @@ pub fn leftover(name: &str) -> Option<u32> {
 
 /// Whether process `pid` still runs (its leftovers may be files it is still writing).
 pub fn is_running(pid: u32) -> bool {
-    let Ok(pid) = libc::pid_t::try_from(pid) else { return false };
-    // SAFETY: signal 0 only checks that the process exists.
-    let alive = unsafe { libc::kill(pid, 0) } == 0;
-    alive || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+    let Ok(pid) = i32::try_from(pid) else { return false };
+    // No signal: only whether it exists. EPERM is a process of another user, running.
+    matches!(kill(Pid::from_raw(pid), None), Ok(()) | Err(Errno::EPERM))
+}
+
+/// The system's error number of an I/O error, if it has one.
+pub(crate) fn errno(e: &std::io::Error) -> Option<Errno> {
+    e.raw_os_error().map(Errno::from_raw)
 }
 
 /// A hidden temporary file beside `real` holding `bytes`, with `real`'s permissions when it
@@ -403,25 +411,18 @@ fn write_temp(real: &Path, k: usize, bytes: &[u8]) -> std::io::Result<PathBuf> {
 /// Renames `from` to `to` unless `to` exists (EEXIST): a target that was absent when checked is
 /// created, never replaced.
 fn rename_noreplace(from: &Path, to: &Path) -> std::io::Result<()> {
-    #[cfg(target_os = "linux")]
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
-        use std::os::unix::ffi::OsStrExt;
-        let c = |p: &Path| std::ffi::CString::new(p.as_os_str().as_bytes()).map_err(std::io::Error::other);
-        let (f, t) = (c(from)?, c(to)?);
-        // SAFETY: two valid NUL-terminated paths.
-        let r =
-            unsafe { libc::renameat2(libc::AT_FDCWD, f.as_ptr(), libc::AT_FDCWD, t.as_ptr(), libc::RENAME_NOREPLACE) };
-        if r == 0 {
-            return Ok(());
-        }
-        let e = std::io::Error::last_os_error();
-        // A file system without the flag: check, then rename.
-        if !matches!(e.raw_os_error(), Some(libc::EINVAL | libc::ENOSYS)) {
-            return Err(e);
+        use nix::fcntl::{AT_FDCWD, RenameFlags, renameat2};
+        match renameat2(AT_FDCWD, from, AT_FDCWD, to, RenameFlags::RENAME_NOREPLACE) {
+            Ok(()) => return Ok(()),
+            // A file system without the flag: check, then rename.
+            Err(Errno::EINVAL | Errno::ENOSYS) => {}
+            Err(e) => return Err(e.into()),
         }
     }
     if fs::symlink_metadata(to).is_ok() {
-        return Err(std::io::Error::from_raw_os_error(libc::EEXIST));
+        return Err(Errno::EEXIST.into());
     }
     fs::rename(from, to)
 }

@@ -82,7 +82,7 @@ pub fn bounded_lines<R: BufRead>(reader: R, limit: usize) -> impl Iterator<Item 
 
 /// An I/O error as a person reads it; a loop of symbolic links is named as one ([`LOOP`]).
 pub fn describe_io(e: &std::io::Error) -> String {
-    if e.raw_os_error() == Some(libc::ELOOP) { LOOP.to_string() } else { e.to_string() }
+    if super::errno(e) == Some(nix::errno::Errno::ELOOP) { LOOP.to_string() } else { e.to_string() }
 }
 
 /// A byte count as the limits are documented: whole MiB or KiB where it is one.

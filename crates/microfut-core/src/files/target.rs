@@ -2,6 +2,8 @@
 //! place, or one of this process's open descriptors.
 
 use super::read::{LOOP, describe_io};
+use nix::errno::Errno;
+use nix::fcntl::OFlag;
 use std::fs;
 use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
@@ -34,8 +36,7 @@ enum Resolved {
 pub(super) fn classify(given: &Path) -> Result<Kind, String> {
     match resolve(given)? {
         Resolved::Descriptor(fd) => {
-            // SAFETY: F_GETFD only asks whether the descriptor is open.
-            if unsafe { libc::fcntl(fd, libc::F_GETFD) } == -1 {
+            if !descriptor_open(fd) {
                 return Err(format!("descriptor {fd} is not open"));
             }
             Ok(Kind::Descriptor(fd))
@@ -83,10 +84,11 @@ pub(super) fn classify_real(real: PathBuf) -> Result<Kind, String> {
 /// file this user may not write — a rename over it would fail half-way, or succeed where it
 /// should not.
 pub(super) fn replaceable(real: &Path) -> Result<(), String> {
-    let opened = fs::OpenOptions::new().write(true).custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY).open(real);
+    let opened =
+        fs::OpenOptions::new().write(true).custom_flags((OFlag::O_NONBLOCK | OFlag::O_NOCTTY).bits()).open(real);
     match opened {
         Ok(_) => Ok(()),
-        Err(e) if e.raw_os_error() == Some(libc::EPERM) => {
+        Err(e) if super::errno(&e) == Some(Errno::EPERM) => {
             Err("it is immutable or append-only (lsattr shows i or a; chattr -i or -a lifts it): it cannot be replaced"
                 .into())
         }
@@ -180,6 +182,16 @@ pub(super) fn identity(kind: &Kind) -> Identity {
         Kind::Stream { real, .. } => Identity::Path(real.clone()),
         Kind::Descriptor(fd) => descriptor_metadata(*fd).and_then(inode).unwrap_or(Identity::Descriptor(*fd)),
     }
+}
+
+/// Whether descriptor `fd` of this process is open (F_GETFD answers EBADF when it is not).
+fn descriptor_open(fd: i32) -> bool {
+    use nix::fcntl::{FcntlArg, fcntl};
+    use std::os::fd::BorrowedFd;
+    // SAFETY: nix takes descriptors as `BorrowedFd`, which may not be -1 (checked) and is meant
+    // to be open; it is borrowed for this one fcntl, which reads nothing through it and answers
+    // EBADF when it is not open.
+    fd >= 0 && fcntl(unsafe { BorrowedFd::borrow_raw(fd) }, FcntlArg::F_GETFD).is_ok()
 }
 
 fn descriptor_metadata(fd: i32) -> Option<fs::Metadata> {

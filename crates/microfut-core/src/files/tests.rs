@@ -66,9 +66,7 @@ fn a_symbolic_link_is_written_through_and_the_mode_is_kept() {
 fn a_fifo_is_written_in_place_not_replaced() {
     let d = tempfile::tempdir().unwrap();
     let fifo = d.path().join("fifo");
-    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-    // SAFETY: a valid path.
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o644)).unwrap();
     let reader = {
         let fifo = fifo.clone();
         std::thread::spawn(move || fs::read(&fifo).unwrap())

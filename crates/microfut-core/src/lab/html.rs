@@ -12,9 +12,10 @@
 //! static (no zoom or filter); the labels are the revision's, in the language asked for.
 
 use super::metric::Metric;
-use super::plot::{self, Axis, PALETTE, Row, escape};
+use super::plot::{self, Axis, PALETTE, Row};
 use super::report::{Lang, Report, cell, column_label, tr};
 use super::stats::Estimate;
+use crate::markup::escape;
 use std::fmt::Write;
 
 const STYLE: &str = r#"

@@ -9,6 +9,7 @@
 //! browser test reads back what is drawn. Limits: a linear axis only; labels longer than the
 //! left column are cut with an ellipsis (the tooltip has them whole).
 
+use crate::markup::escape;
 use std::fmt::Write;
 
 /// Colour-blind-safe colours (Okabe & Ito), for parts and arms.
@@ -104,21 +105,6 @@ fn domain(rows: &[Row], zero: bool, factor: f64) -> (f64, f64, f64) {
         lo -= step;
     }
     (lo, hi, step)
-}
-
-pub(super) fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 fn cut(s: &str, max: usize) -> String {

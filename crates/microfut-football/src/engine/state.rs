@@ -3,6 +3,7 @@
 
 use super::geometry::V2;
 use microfut_core::ruleset::Inputs;
+use microfut_core::state_hash::XorMulRot29;
 
 /// The line a player plays in, from his role (content) — the engine only needs the line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -146,9 +147,10 @@ impl State {
         (self.half as f64 * half_seconds + self.clock) / 60.0
     }
 
-    /// A hash of every field a round can change, including how far the dice have moved.
+    /// A hash of every field a round can change, including how far the dice have moved
+    /// (what a run record stores after every round).
     pub fn hash(&self, dice_draws: u64) -> u64 {
-        let mut h = Fnv::new();
+        let mut h = XorMulRot29::new();
         h.u64(self.round as u64);
         h.u64(self.half as u64);
         h.f64(self.clock);
@@ -179,35 +181,18 @@ impl State {
             h.u64(p.still as u64);
             h.u64(p.beaten_by.map_or(0, |(c, r)| 1 + c as u64 * 100_000 + r as u64));
         }
-        h.0
-    }
-}
-
-/// FNV-1a over 64-bit words: stable across platforms and Rust versions (std's hasher is not),
-/// and word-wise because it runs after every round.
-struct Fnv(u64);
-
-impl Fnv {
-    fn new() -> Self {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-    fn u64(&mut self, v: u64) {
-        self.0 = (self.0 ^ v).wrapping_mul(0x0000_0100_0000_01b3).rotate_left(29);
-    }
-    fn f64(&mut self, v: f64) {
-        // +0.0 and −0.0 are the same position.
-        self.u64(if v == 0.0 { 0 } else { v.to_bits() });
+        h.finish()
     }
 }
 
 /// A stable 64-bit hash of a few integers (decision noise; never the dice).
 pub fn mix(parts: &[u64]) -> u64 {
-    let mut h = Fnv::new();
+    let mut h = XorMulRot29::new();
     for p in parts {
         h.u64(*p);
     }
     // Finalise (splitmix64) so nearby inputs spread over the whole range.
-    let mut z = h.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = h.finish().wrapping_add(0x9e37_79b9_7f4a_7c15);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)

@@ -34,7 +34,7 @@ pub struct RunRecord {
     pub score: [u32; 2],
     pub stats: [TeamStats; 2],
     pub events: Vec<Event>,
-    /// FNV-1a hash of the state after every round, hex.
+    /// The state hash after every round (`engine::State::hash`), hex.
     pub round_hashes: Vec<String>,
     /// Digests of the parts replay cannot recompute (`sealed_parts`: the squads, player by
     /// player, the engine version, the human side, the formations), by JSON pointer; absent in

@@ -19,7 +19,7 @@
 //! with it); reading a past point of a journey is `microfut effects attributes --at N`.
 
 use super::live::LiveCache;
-use super::runs::sha256_hex;
+use super::runs::{random_hex, sha256_hex};
 use crate::error::{ApiError, ApiResult};
 use crate::store::{CommandRow, NewJourney, Store, StoredJourney};
 use axum::http::StatusCode;
@@ -257,12 +257,6 @@ impl CommandRequest {
             }
         }
     }
-}
-
-fn random_hex(bytes: usize) -> ApiResult<String> {
-    let mut buf = vec![0u8; bytes];
-    getrandom::fill(&mut buf).map_err(|e| ApiError::unavailable(format!("no randomness: {e}")))?;
-    Ok(buf.iter().map(|b| format!("{b:02x}")).collect())
 }
 
 /// The journey's view of a run: phase, active combat (actors, hand), the persistent hero.

@@ -29,7 +29,6 @@ use microfut_football::engine::state::{Ball, Line};
 use microfut_football::engine::{Intent, Match, Options, Rules, Step, round2};
 use microfut_football::run::resume::{Resume, ResumeError, resume};
 use serde_json::value::RawValue;
-use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use tokio::sync::OwnedMutexGuard;
@@ -80,26 +79,14 @@ pub struct Runs {
     live: Mutex<LiveCache<tokio::sync::Mutex<Option<LiveRun>>>>,
 }
 
-/// The SHA-256 of `s` in lowercase hex. Every write checks its token with it, so it is written
-/// into one buffer (formatting each byte with `format!` cost ~2 % of an advance's CPU).
-pub fn sha256_hex(s: &str) -> String {
-    hex(&Sha256::digest(s.as_bytes()))
-}
+/// The SHA-256 of a token in lowercase hex: every write checks its token with it.
+pub use microfut_core::digest::sha256_hex;
 
-fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        out.push(DIGITS[usize::from(b >> 4)] as char);
-        out.push(DIGITS[usize::from(b & 15)] as char);
-    }
-    out
-}
-
-fn random_hex(bytes: usize) -> ApiResult<String> {
+/// `bytes` random bytes from the operating system, in hex: run and journey ids and tokens.
+pub(super) fn random_hex(bytes: usize) -> ApiResult<String> {
     let mut buf = vec![0u8; bytes];
     getrandom::fill(&mut buf).map_err(|e| ApiError::unavailable(format!("no randomness: {e}")))?;
-    Ok(hex(&buf))
+    Ok(hex::encode(&buf))
 }
 
 fn store_err(e: crate::store::StoreError) -> ApiError {

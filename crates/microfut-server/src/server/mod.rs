@@ -35,6 +35,7 @@ use axum::Router;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use conn::{Registry, Why};
+use nix::errno::Errno;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
@@ -102,21 +103,10 @@ pub fn connection_limit(asked: Option<usize>) -> Result<usize, String> {
 
 /// Raises the soft limit on open files to the hard one and returns it.
 fn raise_fd_limit() -> u64 {
-    let mut lim = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
-    // SAFETY: getrlimit and setrlimit only read and write the struct passed.
-    unsafe {
-        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) != 0 {
-            return 1024;
-        }
-        let want = lim.rlim_max.min(1 << 20);
-        if lim.rlim_cur < want {
-            let raised = libc::rlimit { rlim_cur: want, rlim_max: lim.rlim_max };
-            if libc::setrlimit(libc::RLIMIT_NOFILE, &raised) == 0 {
-                lim.rlim_cur = want;
-            }
-        }
-    }
-    lim.rlim_cur
+    use nix::sys::resource::{Resource, getrlimit, setrlimit};
+    let Ok((soft, hard)) = getrlimit(Resource::RLIMIT_NOFILE) else { return 1024 };
+    let want = hard.min(1 << 20);
+    if soft < want && setrlimit(Resource::RLIMIT_NOFILE, want, hard).is_ok() { want } else { soft }
 }
 
 /// The API's error body, `{"error": {"code", "message", "field"}}`, for answers the server makes
@@ -274,11 +264,11 @@ struct Backoff {
 
 impl Backoff {
     fn pause(&mut self, e: &std::io::Error, registry: &Registry) -> Duration {
-        let pause = match e.raw_os_error() {
-            Some(libc::ECONNABORTED | libc::ECONNRESET | libc::EPROTO | libc::EPERM | libc::EINTR) => {
+        let pause = match e.raw_os_error().map(Errno::from_raw) {
+            Some(Errno::ECONNABORTED | Errno::ECONNRESET | Errno::EPROTO | Errno::EPERM | Errno::EINTR) => {
                 return Duration::ZERO;
             }
-            Some(libc::EMFILE | libc::ENFILE) => {
+            Some(Errno::EMFILE | Errno::ENFILE) => {
                 registry.evict_longest_waiting();
                 Duration::from_millis(20)
             }
@@ -296,7 +286,8 @@ impl Backoff {
 
 /// Gives memory freed by closed connections back to the system. glibc keeps what a thread frees
 /// in that thread's arena; after a flood of connections served by every worker thread, that is
-/// hundreds of megabytes the process no longer uses.
+/// hundreds of megabytes the process no longer uses. The one call left on `libc`: nix wraps
+/// system calls, and malloc_trim is glibc's allocator, not a system call.
 fn trim_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: malloc_trim only walks the allocator's own free lists.

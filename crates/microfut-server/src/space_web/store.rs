@@ -22,7 +22,6 @@
 //! back on demand).
 
 use rusqlite::{Connection, OptionalExtension, params};
-use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -90,9 +89,8 @@ pub fn beside(run_store: &Path) -> PathBuf {
     run_store.with_file_name(format!("{stem}.space.db"))
 }
 
-pub fn token_sha256(token: &str) -> String {
-    Sha256::digest(token.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
-}
+/// What a game keeps of its token.
+pub use microfut_core::digest::sha256_hex as token_sha256;
 
 impl GameStore {
     /// Opens (creating if needed) the file at `path` and brings its schema up to date.

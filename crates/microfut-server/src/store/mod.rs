@@ -910,7 +910,7 @@ impl Store {
                     h.update(b"\x1e");
                 }
             }
-            Ok(h.finalize().iter().map(|b| format!("{b:02x}")).collect())
+            Ok(hex::encode(h.finalize()))
         })
     }
 }
