@@ -83,7 +83,9 @@ pub struct Runs {
 pub use microfut_core::digest::sha256_hex;
 
 /// `bytes` random bytes from the operating system, in hex: run and journey ids and tokens.
-pub(super) fn random_hex(bytes: usize) -> ApiResult<String> {
+/// `bytes` random bytes from the operating system, as hex: run and game ids and write tokens
+/// (never the dice).
+pub(crate) fn random_hex(bytes: usize) -> ApiResult<String> {
     let mut buf = vec![0u8; bytes];
     getrandom::fill(&mut buf).map_err(|e| ApiError::unavailable(format!("no randomness: {e}")))?;
     Ok(hex::encode(&buf))

@@ -26,6 +26,7 @@
 mod schema;
 pub mod store;
 
+use crate::api::runs::random_hex;
 use crate::error::{
     ApiError, ApiResult, Bearer, ErrorBody, JsonBody, PathParams, QueryParams, method_not_allowed, not_found,
 };
@@ -42,7 +43,6 @@ use microfut_space::{Action, BOARD_LABEL, Board, BoardJson, Effect, Kind, Rules,
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
-use std::hash::{BuildHasher, Hasher};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use store::{GameRow, GameStore, token_sha256};
@@ -69,12 +69,6 @@ struct BoardQuery {
     /// Columns; by default drawn from the revision's range.
     #[serde(default)]
     n: Option<u64>,
-}
-
-fn random_hex() -> String {
-    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write_u64(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64));
-    format!("{:016x}", h.finish())
 }
 
 /// A person's game against a built-in bot.
@@ -425,7 +419,7 @@ async fn new_game(State(s): State<Shared>, JsonBody(req): Body<NewGame>) -> ApiR
     let kind = bot_kind("/bot", &req.bot)?;
     let start = draw_board(&s.rules, req.seed, req.n, "/n")?;
     let bot = Builtin::new(kind, &s.rules, Dice::derived(req.seed, WEB_BOT_LABEL), Thinking::Nodes);
-    let token = random_hex() + &random_hex();
+    let token = random_hex(16)?;
     let mut game = Game {
         token_sha256: token_sha256(&token),
         seed: req.seed,
@@ -445,7 +439,7 @@ async fn new_game(State(s): State<Shared>, JsonBody(req): Body<NewGame>) -> ApiR
     })
     .await
     .map_err(unavailable)?;
-    let id = random_hex() + &random_hex();
+    let id = random_hex(16)?;
     if let Some(store) = &s.store {
         store.create(&game.row(&id, &s.rules)).map_err(unavailable)?;
     }
