@@ -1,6 +1,6 @@
 //! `microfut validate`: schema and meaning, every problem reported with file and JSON pointer.
 
-mod common;
+use crate::common;
 use common::*;
 use serde_json::json;
 use std::fs;

@@ -5,7 +5,7 @@
 //! document; and a value that still turns non-finite at run time is an error naming the pipeline
 //! and the stage. Every case edits a draft copied from 0.5.5, the first revision with domains.
 
-mod common;
+use crate::common;
 use common::*;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};

@@ -9,7 +9,7 @@
 //!
 //! Cost is bounded: matches run in-process (≈ 30 ms each), the random cases are a fixed count.
 
-mod common;
+use crate::common;
 use microfut::catalog::{Catalog, ContentTree, Diagnostic, Revision, fingerprint};
 use microfut::club::Club;
 use microfut::engine::{Match, MatchSimulator, Options, Rules};

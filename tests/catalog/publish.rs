@@ -1,7 +1,7 @@
 //! Publishing and immutability: a draft becomes published once; a published revision whose files
 //! change is caught; failed commands write nothing.
 
-mod common;
+use crate::common;
 use common::*;
 use serde_json::json;
 use std::path::Path;
