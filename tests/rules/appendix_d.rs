@@ -1,7 +1,7 @@
 //! The rules document's Appendix D calibration facts, at match level on paired seeds (the same
 //! seeds for both variants, so the difference comes from the change, not from the dice).
 
-mod common;
+use crate::common;
 use common::*;
 use microfut::club::Club;
 use microfut::engine::{Match, Options, TeamStats};

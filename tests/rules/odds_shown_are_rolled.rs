@@ -9,7 +9,7 @@
 //! `MICROFUT_ODDS_SEEDS=N` plays N random-declaration seeds (default 20) for a deeper sweep;
 //! `--nocapture` prints the counts by kind.
 
-mod common;
+use crate::common;
 
 use microfut::club::Club;
 use microfut::dice::Difficulty;

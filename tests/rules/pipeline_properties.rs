@@ -1,7 +1,7 @@
 //! Properties of the baseline pipelines (ranges, monotonicity) and the pure-pipeline facts of the
 //! rules document's Appendix D.
 
-mod common;
+use crate::common;
 use common::*;
 use microfut::ruleset::{PipelineKind, Ruleset, VarKind};
 use proptest::prelude::*;

@@ -1,6 +1,6 @@
 //! The rules document's worked examples are tests (document "Exemplos rápidos", baseline §1).
 
-mod common;
+use crate::common;
 use common::*;
 use microfut::dice::{DiceSpec, Odds};
 use microfut::pipeline::Part;

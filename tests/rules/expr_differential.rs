@@ -4,7 +4,7 @@
 //! Variables are given as floats (content never divides integer literals by each other; that
 //! is the one place evalexpr's integer arithmetic would differ from ours).
 
-mod common;
+use crate::common;
 use evalexpr::{ContextWithMutableFunctions, ContextWithMutableVariables, Function, HashMapContext, Value};
 use microfut::expr::{self, Frame, Lookup, Scope, Slot};
 use microfut::ruleset::Ruleset;
