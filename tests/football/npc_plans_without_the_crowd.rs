@@ -9,7 +9,7 @@
 //! of every earlier revision). The tests read the repository's content folder (or
 //! `MICROFUT_TEST_CONTENT`).
 
-mod common;
+use crate::common;
 use common::{sample_club as club, test_catalog};
 use microfut::engine::{Candidate, Match, Options, Rules};
 use std::sync::Arc;

@@ -1,6 +1,6 @@
 //! Whole matches: determinism, replay, human intents, the decision log and bad input.
 
-mod common;
+use crate::common;
 use common::*;
 use microfut::catalog::{Catalog, ContentTree};
 use microfut::engine::{Intent, Kind, Match, Options, Step};

@@ -7,7 +7,7 @@
 //! Absent, play is as before, bit for bit (the replay corpus and every earlier golden match).
 //! The tests read the repository's content folder (or `MICROFUT_TEST_CONTENT`).
 
-mod common;
+use crate::common;
 use common::{generated_club, revision_rules, test_catalog};
 use microfut::engine::{Kind, Match, Options, Rules, Step};
 use std::sync::Arc;

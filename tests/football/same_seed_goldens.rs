@@ -5,7 +5,7 @@
 //! and hid a real drift behind a known failure. This runs the check itself on every revision that
 //! records a match.
 
-mod common;
+use crate::common;
 use common::{revision_rules, test_catalog};
 use microfut::calibrate::{Clubs, Targets, same_seed};
 

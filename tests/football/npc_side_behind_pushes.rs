@@ -3,7 +3,7 @@
 //! where before a side two goals down at half time played as if level. The tests read the
 //! repository's content folder (or `MICROFUT_TEST_CONTENT`).
 
-mod common;
+use crate::common;
 use common::{resolve_json, revision_rules, sample_club as club, test_catalog};
 use microfut::engine::{Match, Options};
 

@@ -2,7 +2,7 @@
 //! prefers finishing; a speculative long shot loses value; an easy short pass beats an equivalent
 //! harder one; a free carrier advances instead of recycling sideways for ever.
 
-mod common;
+use crate::common;
 use common::*;
 use microfut::engine::geometry::V2;
 use microfut::engine::{Candidate, Kind, Match, Options, Step, Target};

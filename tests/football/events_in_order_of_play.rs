@@ -3,7 +3,7 @@
 //! left — engines before wrote the loose ball first, since the pass went out once its completion
 //! was known — and records written that way still replay identical, while an edit is caught.
 
-mod common;
+use crate::common;
 
 use microfut::engine::{Event, EventKind, Match, Options};
 use microfut::run::{Replay, RunRecord, replay};

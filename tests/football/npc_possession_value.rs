@@ -6,7 +6,7 @@
 //! changes, the value growing with the passer. The tests read the repository's content folder (or
 //! `MICROFUT_TEST_CONTENT`, so a sabotaged copy can show that an assertion fails).
 
-mod common;
+use crate::common;
 use common::{clear_the_pitch, sample_club as club, test_catalog};
 use microfut::club::Club;
 use microfut::engine::geometry::V2;

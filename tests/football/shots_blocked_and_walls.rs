@@ -6,7 +6,7 @@
 //! against 0.6.5, which declares neither. The tests read the repository's content folder (or
 //! `MICROFUT_TEST_CONTENT`, so a sabotaged copy can show an assertion failing).
 
-mod common;
+use crate::common;
 use common::{content_copy, draft_copy, edit_json, revision_rules as rules, sample_club, test_catalog as catalog};
 use microfut::catalog::{Catalog, ContentTree};
 use microfut::club::Club;

@@ -8,7 +8,7 @@
 //! rule. Absent, play is as before, bit for bit (the replay corpus and the golden matches of every
 //! earlier revision). The tests read the repository's content folder (or `MICROFUT_TEST_CONTENT`).
 
-mod common;
+use crate::common;
 use common::{sample_club as club, test_catalog};
 use microfut::engine::geometry::V2;
 use microfut::engine::{EventKind, Kind, Match, Options, Rules};

@@ -6,7 +6,7 @@
 //! `blocked_shot_share`. Play is unchanged; a record written by an older engine, which has no
 //! such count, still replays as identical.
 
-mod common;
+use crate::common;
 use common::*;
 use microfut::engine::{EventKind, Match, Options};
 use std::fs;

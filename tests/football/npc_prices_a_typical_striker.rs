@@ -8,7 +8,7 @@
 //! Absent, play is as before, bit for bit (the replay corpus and the golden matches of every
 //! earlier revision). The tests read the repository's content folder (or `MICROFUT_TEST_CONTENT`).
 
-mod common;
+use crate::common;
 use common::{clear_the_pitch, edited_sample_club, sample_club as club, test_catalog};
 use microfut::club::Club;
 use microfut::engine::geometry::V2;

@@ -7,7 +7,7 @@
 //! did (the replay corpus). The tests read the repository's content folder (or
 //! `MICROFUT_TEST_CONTENT`).
 
-mod common;
+use crate::common;
 use common::{revision_rules, sample_club as club, test_catalog};
 use microfut::club::Club;
 use microfut::engine::{Match, Options, Rules};

@@ -4,7 +4,7 @@
 //! was saved 87 % of the time, the middle was the better aim and the NPC went down it five times
 //! in six. The tests read the repository's content folder (or `MICROFUT_TEST_CONTENT`).
 
-mod common;
+use crate::common;
 use common::{generated_club, revision_rules as rules, sample_club, test_catalog as catalog};
 use microfut::club::Club;
 use microfut::engine::{Match, Options};

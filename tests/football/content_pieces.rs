@@ -4,7 +4,7 @@
 //! silently becoming midfield, the formation saying how many play, the last rule numbers that
 //! were code).
 
-mod common;
+use crate::common;
 use common::*;
 use microfut::catalog::{Catalog, ContentTree};
 use microfut::club::Club;

@@ -9,7 +9,7 @@
 //! matches of every earlier revision). The tests read the repository's content folder (or
 //! `MICROFUT_TEST_CONTENT`).
 
-mod common;
+use crate::common;
 use common::{clear_the_pitch, sample_club as club, test_catalog, with_weaker_keepers};
 use microfut::club::Club;
 use microfut::engine::geometry::V2;
