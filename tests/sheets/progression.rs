@@ -1,7 +1,7 @@
 //! Progression (document §15–§17): applied XP, support XP, one level at a time under the age
 //! cap, exact fractions, ageing.
 
-mod common;
+use crate::common;
 use common::*;
 use microfut::sheet::progression::Event;
 use microfut::sheet::{Progression, ProgressionError, Sheet, Trainer, Xp};

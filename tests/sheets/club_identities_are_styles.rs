@@ -4,7 +4,7 @@
 //! win share; it buys heading and crossing instead. The tests read the repository's content
 //! folder (or `MICROFUT_TEST_CONTENT`).
 
-mod common;
+use crate::common;
 use common::test_catalog as catalog;
 use microfut::catalog::Catalog;
 use microfut::club::{Club, ClubPersonality};

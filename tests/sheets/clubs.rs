@@ -1,6 +1,6 @@
 //! Clubs (document §18–§19): validation per player and field, the generator, the sample clubs.
 
-mod common;
+use crate::common;
 use common::*;
 use microfut::club::generate::generate;
 use microfut::club::{Club, ClubPersonality, ClubRules, GenerateError, Request};

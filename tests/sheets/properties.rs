@@ -1,6 +1,6 @@
 //! Properties of sheets, progression and the squad generator.
 
-mod common;
+use crate::common;
 use common::*;
 use microfut::club::generate::generate;
 use microfut::club::{ClubRules, Request};

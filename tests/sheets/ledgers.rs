@@ -1,7 +1,7 @@
 //! Sheet ledgers computed by hand, number by number, for three players; and sheets refused field
 //! by field.
 
-mod common;
+use crate::common;
 use common::*;
 use microfut::sheet::{Sheet, SheetView, TraitKind};
 use std::path::Path;
