@@ -123,7 +123,7 @@ async fn revisions_and_clubs_are_listed() {
 async fn a_club_upload_is_validated_like_club_validate() {
     let s = server();
     let mut club: Value =
-        serde_json::from_str(include_str!("../content/microfut/clubs/atletico_vale_do_sol.json")).unwrap();
+        serde_json::from_str(include_str!("../../content/microfut/clubs/atletico_vale_do_sol.json")).unwrap();
     club["id"] = json!("uploaded_fc");
     for p in club["squad"].as_array_mut().unwrap() {
         p["club"] = json!("uploaded_fc");
@@ -581,7 +581,7 @@ fn concurrent_advances_all_commit_and_a_failed_write_is_rolled_back_alone() {
 async fn a_stored_club_is_checked_as_club_validate_checks_it_when_a_run_is_created() {
     let s = server();
     let mut club: Value =
-        serde_json::from_str(include_str!("../content/microfut/clubs/atletico_vale_do_sol.json")).unwrap();
+        serde_json::from_str(include_str!("../../content/microfut/clubs/atletico_vale_do_sol.json")).unwrap();
     club["id"] = json!("poor_fc");
     for p in club["squad"].as_array_mut().unwrap() {
         p["club"] = json!("poor_fc");
@@ -780,8 +780,8 @@ fn bare_run(store: &Store, id: &str, retention: usize) {
             seed: 1,
             human: None,
             formations: [None, None],
-            home: club(include_str!("../content/microfut/clubs/esporte_clube_mandacaru.json")),
-            away: club(include_str!("../content/microfut/clubs/uniao_pedra_branca.json")),
+            home: club(include_str!("../../content/microfut/clubs/esporte_clube_mandacaru.json")),
+            away: club(include_str!("../../content/microfut/clubs/uniao_pedra_branca.json")),
             retention,
         })
         .unwrap();

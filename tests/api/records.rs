@@ -3,7 +3,7 @@
 //! its person's decision pending (the round opened up to it), and at full time — and `replay`
 //! says when a record is of a run still in progress.
 
-mod common;
+use crate::common;
 
 use common::server::{assert_replays_identical, http, start};
 use serde_json::{Value, json};

@@ -4,8 +4,7 @@
 //! a 415 naming the body — never parsed as if it were UTF-8; and an array is never read as a
 //! struct by position.
 
-#[path = "space_support/mod.rs"]
-mod space_support;
+use crate::space_support;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};

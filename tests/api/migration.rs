@@ -3,7 +3,7 @@
 //! decisions, plays on from its last committed round, and its record replays `identical`.
 //! The fixture was written by the version-4 server itself (tests/fixtures/store-v4/README.md).
 
-mod common;
+use crate::common;
 use common::server::{assert_replays_identical, http, http_text, start};
 use sha2::{Digest, Sha256};
 

@@ -6,7 +6,7 @@
 //!
 //! Every server is our own binary on a free loopback port, killed by its pid when dropped.
 
-mod common;
+use crate::common;
 use common::server::{Server, start, start_with_open_files};
 
 use serde_json::Value;

@@ -3,7 +3,7 @@
 //! beside a running server, and caps on stored runs (`serve --max-runs`) and on the store's
 //! bytes (`serve --max-store-mb`) answered with a clear 4xx.
 
-mod common;
+use crate::common;
 
 use common::server::{Server, http, start};
 use serde_json::{Value, json};

@@ -5,7 +5,7 @@
 //! The server is our own binary on a free loopback port; every process started here is killed
 //! by its pid.
 
-mod common;
+use crate::common;
 use common::server::{assert_replays_identical, http, start};
 
 use serde_json::{Value, json};

@@ -9,7 +9,7 @@
 //! play continues and every record replays `identical`; a vanished file refuses writes; a
 //! damaged file is refused at start (exit 2), naming it.
 
-mod common;
+use crate::common;
 
 use common::server::{Server, assert_replays_identical, http, http_with_head, listening, start};
 use serde_json::{Value, json};
