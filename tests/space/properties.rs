@@ -2,8 +2,8 @@
 //! every match ends, replays reproduce outcomes and catch edited records, the lab is
 //! deterministic.
 
-mod common;
-mod space_support;
+use crate::common;
+use crate::space_support;
 use microfut::catalog::{Catalog, ContentTree};
 use microfut::dice::Dice;
 use microfut::lab::{self, Request, Shard};

@@ -1,7 +1,7 @@
 //! The course's championship scoring on constructed outcomes: points, validity and groups,
 //! group A's linear grades, group B's 5 × valid share, and the final grade over C championships.
 
-mod space_support;
+use crate::space_support;
 use microfut::space::championship::{Group, final_grades, schedule, standings};
 use microfut::space::referee::{Fault, Outcome, Reason};
 use microfut::space::{Side, Victory};

@@ -2,8 +2,7 @@
 //! token, the legal actions it offers, every refusal a 4xx JSON body naming its field, demo
 //! matches whose records replay, and edited records explained.
 
-#[path = "space_support/mod.rs"]
-mod space_support;
+use crate::space_support;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};

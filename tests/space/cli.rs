@@ -1,7 +1,7 @@
 //! `microfut space` and `microfut lab space` at the command line: outputs, records and replays,
 //! championships with grades, exit codes on bad input, and no process left after a match.
 
-mod common;
+use crate::common;
 use common::*;
 use serde_json::Value;
 use std::path::Path;

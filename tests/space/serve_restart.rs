@@ -6,7 +6,7 @@
 //!
 //! The servers are our own binary on free loopback ports; each is killed by its pid.
 
-mod common;
+use crate::common;
 use common::server::{http, start};
 
 use microfut::space_web::store;

@@ -2,7 +2,7 @@
 //! outside their turn, and no process left behind — not a forked helper, not one that ignores
 //! SIGTERM.
 
-mod space_support;
+use crate::space_support;
 use microfut::bot_process::Program;
 use microfut::dice::Dice;
 use microfut::space::bots::{BotKind, Builtin, Thinking};

@@ -2,7 +2,7 @@
 //! loose ball, passes to the last row, suicide attacks on a carrier, goals, destruction, passes
 //! of turn and draws, black's mirrored view, and the reasons an answer is refused.
 
-mod space_support;
+use crate::space_support;
 use microfut::space::moves::{self, classify};
 use microfut::space::referee::{self, Answer, Fault, Player, Reason};
 use microfut::space::{Action, Actions, Board, Effect, Kind, Side, Victory};
