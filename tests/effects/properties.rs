@@ -2,7 +2,7 @@
 //! distribution, amounts are never negative, more armor or block never hurts more, more base or
 //! crit chance never hurts less, and a rolled impact is always one of the exact outcomes.
 
-mod common;
+use crate::common;
 use microfut::catalog::{Catalog, ContentTree};
 use microfut::dice::Dice;
 use microfut::effects::{self, Actor, AmountOp, Effect, EffectKind, TargetKind, World};
