@@ -1,6 +1,7 @@
 //! Trilha do Mandacaru: the rules compiled from content, their meaning checks, the game, the
 //! balance the authors claimed, and the printable board.
 
+#[path = "../common/mod.rs"]
 mod common;
 use common::*;
 use microfut::catalog::{Catalog, ContentTree, Revision};
