@@ -5,7 +5,7 @@
 //! (The real one-node Slurm cluster is `tests/slurm/cluster.sh`; the Kubernetes manifests are
 //! checked by `tests/k8s/check.sh`; the page in a browser by `tests/browser/lab-report.test.mjs`.)
 
-mod common;
+use crate::common;
 use common::*;
 use serde_json::Value;
 use std::path::Path;

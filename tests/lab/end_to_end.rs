@@ -1,7 +1,7 @@
 //! `microfut lab` end to end: tables, JSON, CSV, determinism across threads and shards, A/B
 //! comparison, and bad input refused with nothing written.
 
-mod common;
+use crate::common;
 use common::*;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! The match engine in the lab: the per-scenario metrics, determinism across threads, A/B
 //! between revisions, and the calibration report.
 
-mod common;
+use crate::common;
 use common::*;
 use serde_json::Value;
 

@@ -5,7 +5,7 @@
 //! pairs; 0.6.5, which declares no draws, plays one pair an order. The tests read the
 //! repository's content folder (or `MICROFUT_TEST_CONTENT`).
 
-mod common;
+use crate::common;
 use common::{content_copy, edit_json, run, stderr};
 use serde_json::Value;
 
