@@ -3,7 +3,7 @@
 //! — so `/dev/zero`, `/dev/urandom`, a link to one, or a file past the limit is refused within
 //! seconds, naming the file and the limit, in bounded memory; a legitimate big record still loads.
 
-mod common;
+use crate::common;
 use common::faults::*;
 use common::*;
 use std::fs;

@@ -3,7 +3,7 @@
 //! names in the match engine's documents that nothing declares — each refused with the file and
 //! JSON pointer where it is written, never a crash, and never stopping the check of the rest.
 
-mod common;
+use crate::common;
 use common::{content_copy, draft_copy, edit_json, run, stderr, stdout};
 use microfut::catalog::{Catalog, ContentTree, Diagnostic, Revision, fingerprint};
 use serde_json::{Value, json};

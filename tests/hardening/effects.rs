@@ -3,7 +3,7 @@
 //! channels nothing declares, and damage over time against Block — each refused with the
 //! formula, the binding or the pointer named, or said so, never an `inf` printed with exit 0.
 
-mod common;
+use crate::common;
 use common::{content_copy, copy_dir, edit_json, run, stderr, stdout};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};

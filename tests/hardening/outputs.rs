@@ -5,7 +5,7 @@
 //! an output option is tried. Faults are real: a tmpfs `/dev` in a private mount namespace,
 //! `chattr +i`, `strace -e inject`.
 
-mod common;
+use crate::common;
 use common::faults::*;
 use common::*;
 use std::fs;

@@ -6,7 +6,7 @@
 //! key (a sample of the long event and hash lists for runs) and count the edits that still
 //! replay identical: none may.
 
-mod common;
+use crate::common;
 use common::{run, stderr, stdout};
 use microfut::catalog::{Catalog, ContentTree};
 use rayon::prelude::*;

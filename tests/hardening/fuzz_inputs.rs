@@ -12,7 +12,7 @@
 //! from a fixed seed; `MICROFUT_FUZZ_SECONDS=N` runs each target for N seconds from a random
 //! seed instead (CI does), printing the seed of a failure for `MICROFUT_FUZZ_SEED`.
 
-mod common;
+use crate::common;
 use common::*;
 use microfut::catalog::{Catalog, ContentTree};
 use microfut::engine::Options;

@@ -1,7 +1,7 @@
 //! Issue 17, input and output: bad input is refused with one line naming the file and JSON
 //! pointer, exit code 2, and nothing written; no command loses data or leaves files behind.
 
-mod common;
+use crate::common;
 use common::*;
 use serde_json::{Value, json};
 use std::fs;

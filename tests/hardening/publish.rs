@@ -4,7 +4,7 @@
 //! temporaries are reported and removed; a missing catalog is not silently recreated. Faults are
 //! real: `chattr +i`, `strace -e inject`, `kill -9` at random moments.
 
-mod common;
+use crate::common;
 use common::faults::*;
 use common::*;
 use serde_json::{Value, json};
