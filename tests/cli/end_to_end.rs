@@ -1,6 +1,6 @@
 //! The command line, end to end: the document's examples, and bad input refused cleanly.
 
-mod common;
+use crate::common;
 use common::*;
 use serde_json::Value;
 

@@ -1,6 +1,6 @@
 //! `microfut match` and `microfut replay` from the command line.
 
-mod common;
+use crate::common;
 use common::*;
 use std::fs;
 

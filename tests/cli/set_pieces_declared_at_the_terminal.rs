@@ -9,7 +9,7 @@
 //! (its first side) and the next corner or free kick delivered into the box (its last zone,
 //! which the NPC did not pick); then the input ends and the NPC plays on.
 
-mod common;
+use crate::common;
 
 use microfut::engine::{Candidate, Intent, Kind, Match, Options, Step};
 use serde_json::Value;

@@ -1,7 +1,7 @@
 //! `microfut sheet`, `train`, `age` and `club`, end to end: output, exit codes, files written or
 //! left alone.
 
-mod common;
+use crate::common;
 use common::*;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
