@@ -22,7 +22,7 @@ mod fixtures;
 mod simulator;
 
 pub use doc::{Stage, Targets};
-/// The same-seed fact on its own: `tests/same_seed_goldens.rs` runs it on every revision.
+/// The same-seed fact on its own: `tests/football/same_seed_goldens.rs` runs it on every revision.
 pub use facts::same_seed;
 pub use fixtures::KeeperSimulator;
 

@@ -2,7 +2,7 @@
 //!
 //! The game's own types (`microfut_space::{Board, Played, Outcome, MatchRecord}`) know nothing of
 //! OpenAPI — the space crate builds without utoipa —, so their wire shapes are written here, next
-//! to the handlers that send them. `tests/space_web.rs` validates real answers of every route
+//! to the handlers that send them. `tests/space/web.rs` validates real answers of every route
 //! against these schemas and checks every enum against the values the server accepts, so a change
 //! of either side shows.
 

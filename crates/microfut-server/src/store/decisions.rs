@@ -242,7 +242,7 @@ mod tests {
         }
     }
 
-    /// The whole-match round-trip in tests/serve_api.rs sees only the fields the default
+    /// The whole-match round-trip in tests/api/endpoints.rs sees only the fields the default
     /// revision writes; this one sets every optional one (a value of possession, a human
     /// decision, a bias, a pruned candidate, a zone, a set-piece phase) whatever the content
     /// says. Built with struct literals, so a field added to the log does not compile here

@@ -1,0 +1,12 @@
+//! The command line end to end: the document's examples, `match` and `replay`, the sheet commands,
+//! and every set-piece candidate declared at the terminal.
+//!
+//! One test binary per area (CONTRIBUTING.md, "Tests"); each module is named for what it checks.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod end_to_end;
+mod match_and_replay;
+mod set_pieces_declared_at_the_terminal;
+mod sheets;
