@@ -53,33 +53,25 @@ pub struct TeamStats {
 }
 
 impl TeamStats {
-    /// Statistics engine 0.5.3 added. Run records written by older engines do not have them, so
-    /// a replay compares them only for records that do.
-    pub const ADDED_IN_0_5_3: &[&str] = &[
-        "crosses_completed",
-        "take_ons",
-        "take_ons_won",
-        "corners",
-        "free_kicks",
-        "penalties",
-        "penalty_goals",
-        "substitutions",
+    /// The run record's format, statistic by statistic: the first engine whose records carry
+    /// it. A record names the engine that wrote it (`engine_version`), so a replay compares only
+    /// the statistics that engine wrote; the rules a match plays by never depend on this.
+    pub const FIRST_WRITTEN_BY: &[(&str, semver::Version)] = &[
+        ("crosses_completed", semver::Version::new(0, 5, 3)),
+        ("take_ons", semver::Version::new(0, 5, 3)),
+        ("take_ons_won", semver::Version::new(0, 5, 3)),
+        ("corners", semver::Version::new(0, 5, 3)),
+        ("free_kicks", semver::Version::new(0, 5, 3)),
+        ("penalties", semver::Version::new(0, 5, 3)),
+        ("penalty_goals", semver::Version::new(0, 5, 3)),
+        ("substitutions", semver::Version::new(0, 5, 3)),
+        ("shots_outside_box", semver::Version::new(0, 5, 7)),
     ];
 
-    /// Statistics engine 0.5.7 added, compared in a replay only for records written by 0.5.7 or later.
-    pub const ADDED_IN_0_5_7: &[&str] = &["shots_outside_box"];
-
-    /// The statistics an engine of `version` did not write yet: left out when a replay compares
-    /// the record's statistics with its own.
-    pub fn added_after(version: &semver::Version) -> impl Iterator<Item = &'static str> {
-        let before = |major, minor, patch| *version < semver::Version::new(major, minor, patch);
-        let older_than_0_5_3 = before(0, 5, 3);
-        let older_than_0_5_7 = before(0, 5, 7);
-        Self::ADDED_IN_0_5_3
-            .iter()
-            .filter(move |_| older_than_0_5_3)
-            .chain(Self::ADDED_IN_0_5_7.iter().filter(move |_| older_than_0_5_7))
-            .copied()
+    /// The statistics a record written by engine `writer` does not carry: left out when a
+    /// replay compares the record's statistics with its own.
+    pub fn not_written_by(writer: &semver::Version) -> impl Iterator<Item = &'static str> {
+        Self::FIRST_WRITTEN_BY.iter().filter(move |(_, first)| writer < first).map(|(id, _)| *id)
     }
 
     pub fn pass_completion(&self) -> f64 {

@@ -444,7 +444,7 @@ fn compare_outcome(m: &Match, record: &RunRecord) -> Option<Replay> {
     let stats = |s: &TeamStats| {
         let mut v = json(s);
         if let Some(o) = v.as_object_mut() {
-            for k in TeamStats::added_after(&written_by) {
+            for k in TeamStats::not_written_by(&written_by) {
                 o.remove(k);
             }
         }
