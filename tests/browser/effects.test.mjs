@@ -58,7 +58,7 @@ async function checkTones(page) {
 }
 
 test('World 1: a journey\'s actors read base against effective, with sources, in both languages', async () => {
-  for (const [width, height] of [[1280, 720], [2560, 1080]]) {
+  for (const [width, height] of [[390, 844], [1280, 720], [2560, 1080]]) {
     const page = await browser.newPage({ viewport: { width, height } });
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
