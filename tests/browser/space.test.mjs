@@ -119,7 +119,7 @@ test('a person plays the greedy bot as white by clicking, to the end, and steps 
 });
 
 test('as black the field is turned: the bot opens, the person answers', async () => {
-  const page = await newPage({ width: 1280, height: 800 });
+  const page = await newPage({ width: 390, height: 844 }); // a phone: the board still fits and takes clicks
   await start(page, { n: 6, seed: 11, human: 'black', bot: 'random' });
   const g = await page.evaluate(() => state.game);
   assert.equal(g.log[0].side, 'white');
