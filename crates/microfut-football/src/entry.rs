@@ -6,7 +6,7 @@ use crate::club::source::ClubSource;
 use crate::engine::MatchSimulator;
 use crate::engine::content::{CALIBRATION_STAGE, PENALTY_TAKER_SKILL, Params};
 use crate::run::rules_for;
-use microfut_core::catalog::{Catalog, Diagnostic, Revision, escape_token};
+use microfut_core::catalog::{Catalog, Diagnostic, Revision};
 use microfut_core::game::{Game, LabSetup, Study};
 use microfut_core::ruleset::{self, domain::Policy};
 use std::sync::Arc;
@@ -78,7 +78,7 @@ fn upgrade_check(rs: &ruleset::Ruleset) -> Vec<Diagnostic> {
     };
     let mut out = Vec::new();
     for id in u.params.keys() {
-        let at = format!("{}/params/{}", u.pointer, escape_token(id));
+        let at = u.pointer_to("params", id);
         if !Params::IDS.contains(&id.as_str()) {
             out.push(Diagnostic::new(&u.file, at, format!("the match engine reads no parameter '{id}'")));
         } else if rs.param(id).is_some() {
@@ -90,7 +90,7 @@ fn upgrade_check(rs: &ruleset::Ruleset) -> Vec<Diagnostic> {
         }
     }
     for (key, value) in &u.values {
-        let at = format!("{}/values/{}", u.pointer, escape_token(key));
+        let at = u.pointer_to("values", key);
         let problem = match key.as_str() {
             PENALTY_TAKER_SKILL => match value.as_str() {
                 Some(skill) if rs.var(skill).is_some() => None,

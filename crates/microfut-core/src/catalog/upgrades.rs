@@ -32,6 +32,13 @@ pub struct Upgrade {
     pub pointer: String,
 }
 
+impl Upgrade {
+    /// The JSON pointer of one of the entry's parameters (`part` "params") or values ("values").
+    pub fn pointer_to(&self, part: &str, key: &str) -> String {
+        format!("{}/{part}/{}", self.pointer, super::escape_token(key))
+    }
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct UpgradesFile {

@@ -6,7 +6,7 @@
 
 use super::geometry::{AnglePlan, Pitch};
 use crate::sheet::Roles;
-use microfut_core::catalog::{Diagnostic, declared_schema, escape_token};
+use microfut_core::catalog::{Diagnostic, declared_schema};
 use microfut_core::ruleset::{RangeTable, Ruleset};
 use names::Names;
 use serde::Deserialize;
@@ -46,7 +46,7 @@ fn param_error(rs: &Ruleset, id: &str, message: String) -> ContentError {
         }
         None => match rs.revision.upgrade.as_ref().filter(|u| u.params.contains_key(id)) {
             // A value the revision's entry in upgrades.json declares.
-            Some(u) => ContentError::at(&u.file, format!("{}/params/{}", u.pointer, escape_token(id)), message),
+            Some(u) => ContentError::at(&u.file, u.pointer_to("params", id), message),
             None => ContentError::at(rs.revision.file("manifest.json"), "", message),
         },
     }
