@@ -5,7 +5,7 @@
 //! [`crate::game::Game::replay`], so `microfut replay` asks the registry instead of matching
 //! formats.
 
-use crate::catalog::{Catalog, printable};
+use crate::catalog::{Catalog, CatalogError, printable};
 use serde::{Deserialize, Serialize};
 
 /// The unit a game's record counts its steps in.
@@ -111,6 +111,17 @@ impl Refusal {
     /// A message already composed (it names the record).
     pub fn new(message: impl Into<String>) -> Refusal {
         Refusal { message: message.into() }
+    }
+}
+
+/// The field of a record a catalog's refusal of its pin is about: the ruleset it names, the
+/// revision (malformed or absent from the content) or the fingerprint (not the revision's).
+pub fn pin_pointer(e: &CatalogError) -> Option<&'static str> {
+    match e {
+        CatalogError::UnknownRuleset(..) => Some("/ruleset"),
+        CatalogError::BadVersion(_) | CatalogError::MissingRevision { .. } => Some("/revision"),
+        CatalogError::FingerprintMismatch { .. } => Some("/fingerprint"),
+        _ => None,
     }
 }
 

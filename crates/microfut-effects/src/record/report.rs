@@ -3,7 +3,7 @@
 
 use super::{FORMAT, JourneyRecord, RecordError, Replay, pinned_world, replay};
 use microfut_core::catalog::Catalog;
-use microfut_core::record::{Record, Refusal, ReplayReport, Unit, Verdict};
+use microfut_core::record::{Record, Refusal, ReplayReport, Unit, Verdict, pin_pointer};
 
 /// A journey record read for replay, with the name its messages call it by.
 pub struct ReadRecord {
@@ -38,6 +38,10 @@ pub fn refusal(name: &str, doing: &str, e: RecordError) -> Refusal {
     match e {
         RecordError::Record { pointer, message } => Refusal::at(name, &pointer, message),
         e @ RecordError::Format(_) => Refusal::of(name, e),
+        RecordError::Catalog(e) => match pin_pointer(&e) {
+            Some(pointer) => Refusal::at(name, pointer, e),
+            None => Refusal::new(format!("{doing} {name}: {e}")),
+        },
         e => Refusal::new(format!("{doing} {name}: {e}")),
     }
 }

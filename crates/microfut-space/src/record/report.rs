@@ -5,7 +5,7 @@ use super::{FORMAT, MatchRecord, ReplayError, check_located, pinned_rules};
 use crate::board::Board;
 use crate::referee::Outcome;
 use microfut_core::catalog::Catalog;
-use microfut_core::record::{Record, Refusal, ReplayReport, Unit, Verdict};
+use microfut_core::record::{Record, Refusal, ReplayReport, Unit, Verdict, pin_pointer};
 
 /// A match record read for replay, with the name its messages call it by.
 pub struct ReadRecord {
@@ -63,6 +63,10 @@ impl Record for ReadRecord {
 pub fn refusal(name: &str, e: ReplayError) -> Refusal {
     match e {
         ReplayError::Record { pointer, message } => Refusal::at(name, &pointer, message),
+        ReplayError::Catalog(e) => match pin_pointer(&e) {
+            Some(pointer) => Refusal::at(name, pointer, e),
+            None => Refusal::of(name, e),
+        },
         e => Refusal::of(name, e),
     }
 }
