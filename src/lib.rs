@@ -6,7 +6,7 @@
 //! The crates' modules are re-exported here at the paths they have always had
 //! (`microfut::catalog`, `microfut::engine`, `microfut::space`, …).
 
-pub use microfut_core::{bot_process, catalog, dice, expr, files, game, lab, pipeline, ruleset};
+pub use microfut_core::{bot_process, catalog, dice, expr, files, game, lab, pipeline, record, ruleset};
 pub use microfut_effects as effects;
 pub use microfut_football::{calibrate, club, engine, run, season, sheet};
 #[cfg(feature = "server")]

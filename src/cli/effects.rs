@@ -6,7 +6,7 @@ use super::render::{Lang, label, num, short, signed, trim};
 use super::resolve::parse_sets;
 use super::{CliError, CliResult, load_catalog};
 use crate::catalog::Catalog;
-use crate::effects::record::{JourneyRecord, Replay, pinned_world, replay};
+use crate::effects::record::{JourneyRecord, pinned_world};
 use crate::effects::{
     self, Actor, Distribution, Effect, EffectKind, Override, Policy, Run, Selector, TargetKind, What, World, autopilot,
 };
@@ -662,49 +662,15 @@ fn read_record(path: &Path) -> Result<JourneyRecord, CliError> {
 
 /// A record's problem named at the record (`file#pointer`) when it is a field of it.
 fn blame(path: &Path, doing: &str, e: crate::effects::record::RecordError) -> CliError {
-    use crate::catalog::printable;
-    match e {
-        crate::effects::record::RecordError::Record { pointer, message } => {
-            CliError::input(format!("{}#{}: {}", path.display(), printable(&pointer), printable(&message)))
-        }
-        e @ crate::effects::record::RecordError::Format(_) => CliError::input(format!("{}: {e}", path.display())),
-        e => CliError::input(format!("{doing} {}: {e}", path.display())),
-    }
+    CliError::input(crate::effects::record::refusal(&path.display().to_string(), doing, e).message)
 }
 
-/// `microfut effects replay` (and `microfut replay` on a journey record).
+/// `microfut effects replay`: `microfut replay` with the game given.
 pub fn replay_file(content: Option<&Path>, path: &Path) -> CliResult {
-    let record = read_record(path)?;
-    let catalog = load_catalog(content)?;
-    let world = pinned_world(&catalog, &record).map_err(|e| blame(path, "cannot replay", e))?;
-    match replay(world, &record).map_err(CliError::input)? {
-        Replay::Identical { commands } => {
-            outln!(
-                "identical ({commands} commands, {} {}, mode {}, policy {})",
-                record.ruleset,
-                record.revision,
-                record.mode,
-                record.policy.as_ref().map(|p| p.id.as_str()).unwrap_or("none")
-            );
-            Ok(())
-        }
-        Replay::Differs { sequence, expected, actual } => Err(CliError::Found(format!(
-            "differs at command {sequence}: recorded state {}, replayed {}",
-            expected.unwrap_or_else(|| "nothing".into()),
-            actual.unwrap_or_else(|| "nothing".into())
-        ))),
-        Replay::CommandRefused { sequence, command, reason } => Err(CliError::Found(format!(
-            "differs at command {sequence}: the recorded command {command} is refused by the replay ({reason})"
-        ))),
-        Replay::RecordEdited { part: "record", at } => Err(CliError::Found(format!(
-            "{}#{at}: the record was edited after it was written: every command replays identically, but the replayed run records something else there",
-            path.display()
-        ))),
-        Replay::RecordEdited { part, at } => Err(CliError::Found(format!(
-            "differs: every command's state replays identically, but what the record says about {part} differs \
-             from the replay (first at {at}); the run file was edited after it was written"
-        ))),
-    }
+    let name = path.display().to_string();
+    let value = super::replay::read_record_json(content, path, "a journey record", "a journey record")?;
+    let report = super::replay::replay(content, &crate::effects::Effects, &name, value)?;
+    super::replay::print(&report, false)
 }
 
 fn attributes(content: Option<&Path>, args: AttributesArgs) -> CliResult {

@@ -1,11 +1,11 @@
-//! `microfut match` and `microfut replay`.
+//! `microfut match` (`microfut replay` is in `replay.rs`).
 
-use super::{CliError, CliResult, load_catalog};
-use crate::catalog::{Catalog, ENGINE_VERSION};
+use super::{CliError, CliResult};
+use crate::catalog::Catalog;
 use crate::club::Club;
 use crate::engine::{Intent, Match, Options, Step, TeamStats};
-use crate::files::{FILE_LIMIT, RECORD_LIMIT, read_input};
-use crate::run::{Replay, RunError, RunRecord, pinned_rules, replay, rules_for, side_index};
+use crate::files::{FILE_LIMIT, read_input};
+use crate::run::{RunRecord, rules_for, side_index};
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, clap::Args)]
@@ -44,12 +44,6 @@ pub struct MatchArgs {
     pub home_formation: Option<String>,
     #[arg(long)]
     pub away_formation: Option<String>,
-}
-
-#[derive(Debug, clap::Args)]
-pub struct ReplayArgs {
-    /// A run record written by `microfut match --out`.
-    pub run: PathBuf,
 }
 
 pub use crate::club::source::ClubSource;
@@ -271,82 +265,14 @@ fn table(m: &Match, s: &[TeamStats; 2]) -> String {
     out
 }
 
-/// Reads a run record and replays it under its pinned revision. A problem of the record names the
-/// record and the field (by JSON pointer); one of the content names the content.
-pub fn replay_file(catalog: &Catalog, path: &Path) -> Result<(RunRecord, Replay), CliError> {
-    let file = path.display().to_string();
-    let bytes = read_input("a run record", path, RECORD_LIMIT).map_err(CliError::input)?;
-    replay_record(catalog, &file, RunRecord::parse(&bytes))
-}
-
-/// [`replay_file`] once the record is read (or refused).
-fn replay_record(
-    catalog: &Catalog,
-    file: &str,
-    record: Result<RunRecord, RunError>,
-) -> Result<(RunRecord, Replay), CliError> {
-    let blame = |e: RunError| match e {
-        // What the record holds is echoed one line: its control characters escaped.
-        RunError::Record { pointer, message } if pointer.is_empty() => {
-            CliError::input(format!("{file}: {}", crate::catalog::printable(&message)))
-        }
-        RunError::Record { pointer, message } => CliError::input(format!(
-            "{file}#{}: {}",
-            crate::catalog::printable(&pointer),
-            crate::catalog::printable(&message)
-        )),
-        RunError::Format(m) => CliError::input(format!("{file}: not a run record ({m})")),
-        other => CliError::input(format!("cannot replay {file}: {other}")),
-    };
-    let record = record.map_err(blame)?;
-    let rules = pinned_rules(catalog, &record).map_err(blame)?;
-    let result = replay(rules, &record).map_err(blame)?;
-    Ok((record, result))
-}
-
-pub fn run_replay(content: Option<&Path>, args: ReplayArgs) -> CliResult {
-    let file = args.run.display().to_string();
-    let bytes = read_input("a run record", &args.run, RECORD_LIMIT).map_err(CliError::input)?;
-    if crate::effects::record::JourneyRecord::claims(&bytes) {
-        return super::effects::replay_file(content, &args.run);
-    }
-    // The record first: only the revision it pins is kept (peak memory). One that does not
-    // parse is refused as before, after the whole catalog is loaded (a content problem is
-    // reported first, as it was).
-    let record = RunRecord::parse(&bytes);
-    let catalog = match &record {
-        Ok(r) => super::content::load_catalog_for(content, &r.ruleset, Some(&r.revision))?,
-        Err(_) => load_catalog(content)?,
-    };
-    let (record, result) = replay_record(&catalog, &file, record)?;
-    // A run made by another engine version may be played differently by this one: say so.
-    let engine_note = if record.engine_version == ENGINE_VERSION {
-        String::new()
-    } else {
-        format!(" (recorded with engine {}; this is engine {ENGINE_VERSION})", record.engine_version)
-    };
-    match result {
-        Replay::Identical { rounds } => {
-            let so_far = if record.finished() { "" } else { " so far: the run is unfinished" };
-            // A record written before seals: what replay cannot recompute went unchecked.
-            let seal_note = if record.seal.is_some() { "" } else { "; unsealed: its squads' names were not checked" };
-            outln!(
-                "identical ({rounds} rounds{so_far}, {} {}){engine_note}{seal_note}",
-                record.ruleset,
-                record.revision
-            );
-            Ok(())
-        }
-        Replay::Differs { round, expected, actual } => Err(CliError::Found(format!(
-            "differs at round {round}: recorded state {}, replayed {}{engine_note}",
-            expected.unwrap_or_else(|| "nothing".into()),
-            actual.unwrap_or_else(|| "nothing".into())
-        ))),
-        Replay::IntentRefused { round, intent, reason } => Err(CliError::Found(format!(
-            "differs at round {round}: the recorded intent '{intent}' is refused by the replay ({reason}){engine_note}"
-        ))),
-        Replay::RecordEdited { part, at } => Err(CliError::Found(format!(
-            "{file}#/{part}: the record was edited after it was written: the match replays identically, but what it says about {part} differs from the replay (first at {at})"
-        ))),
-    }
+/// Reads a run record and replays it under its pinned revision, with the football verdict
+/// (`microfut replay` reports every game's; the fuzz tests read this one). A problem of the
+/// record names the record and the field (by JSON pointer); one of the content names the content.
+pub fn replay_file(catalog: &Catalog, path: &Path) -> Result<(RunRecord, crate::run::Replay), CliError> {
+    let name = path.display().to_string();
+    let bytes = read_input("a run record", path, crate::files::RECORD_LIMIT).map_err(CliError::input)?;
+    let record = RunRecord::parse(&bytes).map_err(|e| CliError::input(crate::run::refusal(&name, e).message))?;
+    let read = crate::run::ReadRecord { name, record };
+    let result = read.replay_run(catalog).map_err(|r| CliError::input(r.message))?;
+    Ok((read.record, result))
 }

@@ -25,6 +25,7 @@ mod play;
 mod play_view;
 mod publish;
 mod render;
+mod replay;
 mod resolve;
 mod revisions;
 mod season;
@@ -64,8 +65,8 @@ pub enum Command {
     Publish(publish::PublishArgs),
     /// Play a full match between two clubs and print the score and statistics.
     Match(matchday::MatchArgs),
-    /// Re-simulate a recorded run under its pinned revision: "identical" or the first round that differs.
-    Replay(matchday::ReplayArgs),
+    /// Replay any game's record under its pinned revision: "identical" or the first step that differs.
+    Replay(replay::ReplayArgs),
     /// Play a double round-robin among clubs: the league table, results by round, top scorers.
     Season(season::SeasonArgs),
     /// Simulate rule scenarios many times: win shares, lengths, confidence intervals, A/B, shards.
@@ -152,7 +153,7 @@ pub fn run(cli: Cli) -> CliResult {
         Command::Odds(a) => odds::run(content, a),
         Command::Publish(a) => publish::run(content, a),
         Command::Match(a) => matchday::run_match(content, a),
-        Command::Replay(a) => matchday::run_replay(content, a),
+        Command::Replay(a) => replay::run(content, a),
         Command::Season(a) => season::run(content, a),
         Command::Lab(a) => lab::run(content, a),
         Command::Trilha(a) => trilha::run(content, a),

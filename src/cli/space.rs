@@ -315,7 +315,7 @@ fn play_match(content: Option<&Path>, a: MatchArgs) -> CliResult {
     );
     out!("{}", start.text());
     outln!("white: {}\nblack: {}", a.white, a.black);
-    outln!("{}", summary(o));
+    outln!("{}", record::summary(o));
     for (side, f) in &o.reasons {
         outln!("  {} — {}: {}", side.name(), f.reason.name(), f.detail);
         if let Some(ans) = &f.answer {
@@ -336,19 +336,6 @@ fn play_match(content: Option<&Path>, a: MatchArgs) -> CliResult {
         outln!("record written to {}", p.display());
     }
     Ok(())
-}
-
-fn summary(o: &Outcome) -> String {
-    let valid = |v: bool| if v { "valid" } else { "INVALID" };
-    format!(
-        "{} after {} action(s) · points {}–{} · white {}, black {}",
-        record::describe(o.winner, o.victory),
-        o.actions,
-        o.points[0],
-        o.points[1],
-        valid(o.valid[0]),
-        valid(o.valid[1])
-    )
 }
 
 fn parse_entry(spec: &str, content: Option<&Path>, rules: &Rules) -> Result<Entry, CliError> {
@@ -582,37 +569,29 @@ fn csv(entries: &[Entry], tables: &[Vec<Standing>], finals: &[FinalGrade]) -> St
     s
 }
 
+/// `space replay`: `microfut replay` with the game given; `--json` keeps its own form (the
+/// outcome, or the difference in words).
 fn replay(content: Option<&Path>, a: ReplayArgs) -> CliResult {
-    let bytes =
-        crate::files::read_input("a match record", &a.record, crate::files::RECORD_LIMIT).map_err(CliError::input)?;
-    let rec = MatchRecord::parse(&bytes).map_err(|e| match e {
-        record::ReplayError::Record { pointer, message } => CliError::input(format!(
-            "{}#{}: {}",
-            a.record.display(),
-            crate::catalog::printable(&pointer),
-            crate::catalog::printable(&message)
-        )),
-        e => CliError::input(format!("{}: {e}", a.record.display())),
-    })?;
+    if !a.json {
+        let name = a.record.display().to_string();
+        let kind = "a Space Football match record";
+        let value = super::replay::read_record_json(content, &a.record, "a match record", kind)?;
+        let report = super::replay::replay(content, &crate::space::Space, &name, value)?;
+        return super::replay::print(&report, false);
+    }
+    let name = a.record.display().to_string();
+    let rec = MatchRecord::parse(
+        &crate::files::read_input("a match record", &a.record, crate::files::RECORD_LIMIT).map_err(CliError::input)?,
+    )
+    .map_err(|e| CliError::input(record::refusal(&name, e).message))?;
     let catalog = space_catalog(content)?;
-    let verdict =
-        record::replay(&catalog, &rec).map_err(|e| CliError::input(format!("{}: {e}", a.record.display())))?;
-    match verdict {
+    match record::replay(&catalog, &rec).map_err(|e| CliError::input(record::refusal(&name, e).message))? {
         Verdict::Identical(o) => {
-            if a.json {
-                print_out(&(json!({"identical": true, "outcome": outcome_json(&o)}).to_string() + "\n"))
-            } else {
-                outln!("identical: every action legal under {} {}, {}", rec.ruleset, rec.revision, summary(&o));
-                Ok(())
-            }
+            print_out(&(json!({"identical": true, "outcome": outcome_json(&o)}).to_string() + "\n"))
         }
         Verdict::Differs(what) => {
-            if a.json {
-                print_out(&(json!({"identical": false, "difference": what}).to_string() + "\n"))?;
-                Err(CliError::Found(String::new()))
-            } else {
-                Err(CliError::Found(format!("differs: {what}")))
-            }
+            print_out(&(json!({"identical": false, "difference": what}).to_string() + "\n"))?;
+            Err(CliError::Found(String::new()))
         }
     }
 }

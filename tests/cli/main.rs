@@ -1,4 +1,5 @@
-//! The command line end to end: the document's examples, `match` and `replay`, the sheet commands,
+//! The command line end to end: the document's examples, `match` and `replay` (of every game's
+//! record), the sheet commands,
 //! and every set-piece candidate declared at the terminal.
 //!
 //! One test binary per area (CONTRIBUTING.md, "Tests"); each module is named for what it checks.
@@ -8,5 +9,6 @@ mod common;
 
 mod end_to_end;
 mod match_and_replay;
+mod replay_any_record;
 mod set_pieces_declared_at_the_terminal;
 mod sheets;

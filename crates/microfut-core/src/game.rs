@@ -1,10 +1,11 @@
-//! What a game gives everything above it: its ruleset id, the meaning checks of its revisions
-//! and its simulator in the lab. The command line keeps one registry of games (`microfut::games`)
+//! What a game gives everything above it: its ruleset id, the meaning checks of its revisions,
+//! its simulator in the lab and the replay of its records. The command line keeps one registry of games (`microfut::games`)
 //! and asks it, instead of matching ruleset names in each command; the core itself names none.
 
 use crate::catalog::{Catalog, Diagnostic, Revision};
 use crate::dice::Dice;
 use crate::lab::{Metric, Simulator, Unit};
+use crate::record::{Record, Refusal, ReplayReport};
 use crate::ruleset::domain::Policy;
 use std::any::Any;
 use std::path::PathBuf;
@@ -21,6 +22,28 @@ pub trait Game: Sync {
     /// The simulator of a lab study of this game, with the files it read (so no output of the
     /// study overwrites them). A game refuses the options that are another game's, naming them.
     fn lab(&self, catalog: &Catalog, study: &Study) -> Result<LabSetup, String>;
+
+    /// The `format` its records declare (`microfut-run/1`), or none for a game that keeps no
+    /// record of its play.
+    fn record_format(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// Reads a record of this game (`name` is what messages call it: its file), checked as its
+    /// format requires, every problem named by the record's JSON pointer.
+    fn read_record(&self, name: &str, _record: serde_json::Value) -> Result<Box<dyn Record>, Refusal> {
+        Err(Refusal::at(
+            name,
+            "/ruleset",
+            format!("{}: this game keeps no record of its play, so there is nothing to replay", self.ruleset()),
+        ))
+    }
+
+    /// Replays a record on `catalog`, which must hold the revision the record pins
+    /// ([`Record::pin`]; a command reads the record first to load only that one).
+    fn replay(&self, catalog: &Catalog, name: &str, record: serde_json::Value) -> Result<ReplayReport, Refusal> {
+        self.read_record(name, record)?.replay(catalog)
+    }
 }
 
 /// What a lab study asks of a game beyond the lab's own options.
@@ -127,4 +150,41 @@ impl Simulator for Erased<'_> {
 /// The game of a registry whose ruleset id is `ruleset`.
 pub fn find<'a>(games: &[&'a dyn Game], ruleset: &str) -> Option<&'a dyn Game> {
     games.iter().copied().find(|g| g.ruleset() == ruleset)
+}
+
+/// The game of a registry a JSON record belongs to: the one whose record format it declares
+/// (`/format`); failing that, the one its `/ruleset` names, which then says what is wrong with
+/// the record. A refusal names the record and says which formats the registry reads.
+pub fn of_record<'a>(games: &[&'a dyn Game], name: &str, record: &serde_json::Value) -> Result<&'a dyn Game, Refusal> {
+    use crate::record::{format_of, ruleset_of};
+    let formats = || {
+        let known: Vec<&str> = games.iter().filter_map(|g| g.record_format()).collect();
+        known.join(", ")
+    };
+    if !record.is_object() {
+        return Err(Refusal::of(
+            name,
+            format!(
+                "not a record: a record is a JSON object, found {} (records read: {})",
+                crate::catalog::json_kind(record),
+                formats()
+            ),
+        ));
+    }
+    if let Some(f) = format_of(record)
+        && let Some(g) = games.iter().copied().find(|g| g.record_format() == Some(f))
+    {
+        return Ok(g);
+    }
+    if let Some(g) = ruleset_of(record).and_then(|r| find(games, r)) {
+        return Ok(g);
+    }
+    let said = match (record.get("format"), record.get("ruleset")) {
+        (None, None) => "it has neither a format nor a ruleset".to_string(),
+        (Some(f), _) => format!("{} is not a record format", crate::catalog::printable(&f.to_string())),
+        (None, Some(r)) => format!("no format, and {} is not a game", crate::catalog::printable(&r.to_string())),
+    };
+    let pointer =
+        if record.get("format").is_some() || record.get("ruleset").is_none() { "/format" } else { "/ruleset" };
+    Err(Refusal::at(name, pointer, format!("not a record of any game: {said} (records read: {})", formats())))
 }

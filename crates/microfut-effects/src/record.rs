@@ -5,6 +5,10 @@
 //! command whose hash differs; a revision that changed, a mode that now selects another policy
 //! or another executor is refused, never silently migrated.
 
+mod report;
+
+pub use report::{ReadRecord, refusal};
+
 use super::combat::{Command, Event, Run};
 use super::model::World;
 use microfut_core::catalog::seal::Seal;
@@ -133,6 +137,11 @@ impl JourneyRecord {
     pub fn parse(bytes: &[u8]) -> Result<JourneyRecord, RecordError> {
         let value: serde_json::Value = microfut_core::catalog::from_json(bytes)
             .map_err(|e| RecordError::Format(microfut_core::catalog::describe_json_error(&e)))?;
+        JourneyRecord::from_value(value)
+    }
+
+    /// [`JourneyRecord::parse`] of a value already read strictly (`catalog::from_json`).
+    pub fn from_value(value: serde_json::Value) -> Result<JourneyRecord, RecordError> {
         if let Some(f) = value.get("format")
             && f.as_str() != Some(FORMAT)
         {
@@ -148,14 +157,6 @@ impl JourneyRecord {
             return Err(RecordError::Record { pointer: u.pointer, message: u.message });
         }
         Ok(r)
-    }
-
-    /// Whether JSON bytes claim to be a journey record (the `microfut replay` dispatch).
-    pub fn claims(bytes: &[u8]) -> bool {
-        serde_json::from_slice::<serde_json::Value>(microfut_core::catalog::strip_bom(bytes))
-            .ok()
-            .and_then(|v| v.get("format").and_then(|f| f.as_str()).map(|f| f == FORMAT))
-            .unwrap_or(false)
     }
 }
 

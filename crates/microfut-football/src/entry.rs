@@ -8,6 +8,7 @@ use crate::engine::content::{CALIBRATION_STAGE, PENALTY_TAKER_SKILL, Params};
 use crate::run::rules_for;
 use microfut_core::catalog::{Catalog, Diagnostic, Revision};
 use microfut_core::game::{Game, LabSetup, Study};
+use microfut_core::record::{Record, Refusal};
 use microfut_core::ruleset::{self, domain::Policy};
 use std::sync::Arc;
 
@@ -41,6 +42,14 @@ impl Game for Football {
 
     /// Two clubs (`--home`, `--away`; by default the revision's reference club against itself),
     /// each checked as `club validate` checks it under every revision the study plays.
+    fn record_format(&self) -> Option<&'static str> {
+        Some(crate::run::FORMAT)
+    }
+
+    fn read_record(&self, name: &str, record: serde_json::Value) -> Result<Box<dyn Record>, Refusal> {
+        Ok(Box::new(crate::run::ReadRecord::read(name, record)?))
+    }
+
     fn lab(&self, catalog: &Catalog, study: &Study) -> Result<LabSetup, String> {
         if !study.bots.is_empty() {
             return Err("--bots chooses Space Football's bots; microfut has none".into());

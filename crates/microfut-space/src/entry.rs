@@ -4,6 +4,7 @@ use crate::bots::BotKind;
 use crate::{SpaceSimulator, compile};
 use microfut_core::catalog::{Catalog, Diagnostic, Revision};
 use microfut_core::game::{Game, LabSetup, Study};
+use microfut_core::record::{Record, Refusal};
 use microfut_core::ruleset::domain::Policy;
 
 /// Space Football, ruleset `space`.
@@ -16,6 +17,14 @@ impl Game for Space {
 
     fn check(&self, revision: &Revision, _domains: Policy) -> Vec<Diagnostic> {
         compile(revision).err().unwrap_or_default()
+    }
+
+    fn record_format(&self) -> Option<&'static str> {
+        Some(crate::record::FORMAT)
+    }
+
+    fn read_record(&self, name: &str, record: serde_json::Value) -> Result<Box<dyn Record>, Refusal> {
+        Ok(Box::new(crate::record::ReadRecord::read(name, record)?))
     }
 
     /// The two bots of `--bots A,B`, or the revision's own pair for the lab.

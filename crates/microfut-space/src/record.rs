@@ -7,6 +7,10 @@
 //! is taken as recorded (its side must have been the one to act); a recorded illegal answer is
 //! re-checked and must be illegal.
 
+mod report;
+
+pub use report::{ReadRecord, refusal, summary};
+
 use super::board::{Board, BoardJson, Side};
 use super::compile::{Rules, compile};
 use super::moves::{self, Effect, Victory};
@@ -112,6 +116,11 @@ impl MatchRecord {
     pub fn parse(bytes: &[u8]) -> Result<MatchRecord, ReplayError> {
         let value: serde_json::Value = microfut_core::catalog::from_json(bytes)
             .map_err(|e| ReplayError::Format(microfut_core::catalog::describe_json_error(&e)))?;
+        MatchRecord::from_value(value)
+    }
+
+    /// [`MatchRecord::parse`] of a value already read strictly (`catalog::from_json`).
+    pub fn from_value(value: serde_json::Value) -> Result<MatchRecord, ReplayError> {
         let r: MatchRecord = microfut_core::catalog::from_value_located(value.clone(), "a match record")
             .map_err(|e| ReplayError::Record { pointer: e.pointer, message: e.message })?;
         let read = serde_json::to_value(&r).expect("match records serialise");
@@ -187,7 +196,46 @@ pub fn replay(catalog: &Catalog, record: &MatchRecord) -> Result<Verdict, Replay
 }
 
 /// Replays a record on already compiled rules (the caller checked they are the pinned ones).
-pub fn check(rules: &Rules, mut board: Board, record: &MatchRecord) -> Verdict {
+pub fn check(rules: &Rules, board: Board, record: &MatchRecord) -> Verdict {
+    match check_located(rules, board, record) {
+        Ok(outcome) => Verdict::Identical(outcome),
+        Err(m) => Verdict::Differs(m.statement),
+    }
+}
+
+/// Where a replay first parts from a record, and what it found there.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mismatch {
+    /// The action (from 1) at fault; none when every action is legal and it is the recorded
+    /// result (or a sealed part) that does not hold.
+    pub action: Option<usize>,
+    /// The part of the record at fault, as a JSON pointer.
+    pub pointer: String,
+    /// What the record says there and what the replay found, when each is one value.
+    pub expected: Option<String>,
+    pub actual: Option<String>,
+    /// The difference in words (what `space replay` prints after "differs: ").
+    pub statement: String,
+}
+
+impl Mismatch {
+    fn at_action(k: usize, part: &str, statement: String) -> Mismatch {
+        Mismatch {
+            action: Some(k),
+            pointer: format!("/actions/{}{part}", k - 1),
+            expected: None,
+            actual: None,
+            statement,
+        }
+    }
+
+    fn in_result(pointer: String, statement: String) -> Mismatch {
+        Mismatch { action: None, pointer, expected: None, actual: None, statement }
+    }
+}
+
+/// [`check`], locating the first difference in the record.
+pub fn check_located(rules: &Rules, mut board: Board, record: &MatchRecord) -> Result<Outcome, Mismatch> {
     let acts = &rules.actions;
     let mut to_move = Side::White;
     let mut ended: Option<(Option<Side>, Victory)> = None;
@@ -205,26 +253,36 @@ pub fn check(rules: &Rules, mut board: Board, record: &MatchRecord) -> Verdict {
     for (i, p) in record.actions.iter().enumerate() {
         let k = i + 1;
         if let Some((w, v)) = ended {
-            return Verdict::Differs(format!(
-                "the match was over after action {i} ({}), but the record goes on to action {k}",
-                describe(w, v)
+            return Err(Mismatch::at_action(
+                k,
+                "",
+                format!(
+                    "the match was over after action {i} ({}), but the record goes on to action {k}",
+                    describe(w, v)
+                ),
             ));
         }
         if !settle(&board, &mut to_move) {
-            return Verdict::Differs(format!(
-                "after action {i} neither side can act (a draw), but the record goes on to action {k}"
+            return Err(Mismatch::at_action(
+                k,
+                "",
+                format!("after action {i} neither side can act (a draw), but the record goes on to action {k}"),
             ));
         }
         if p.side != to_move {
-            return Verdict::Differs(format!(
-                "action {k} is {}'s, but it was {}'s turn",
-                p.side.name(),
-                to_move.name()
-            ));
+            return Err(Mismatch {
+                expected: Some(p.side.name().to_string()),
+                actual: Some(to_move.name().to_string()),
+                ..Mismatch::at_action(
+                    k,
+                    "/side",
+                    format!("action {k} is {}'s, but it was {}'s turn", p.side.name(), to_move.name()),
+                )
+            });
         }
         let a = p.action;
         if let Err(why) = moves::classify(&board, to_move, acts, a.from, a.to, Some(a.kind)) {
-            return Verdict::Differs(format!("action {k} ({a}) is illegal: {why}"));
+            return Err(Mismatch::at_action(k, "/action", format!("action {k} ({a}) is illegal: {why}")));
         }
         if let Effect::Won(w, v) = moves::apply(&mut board, to_move, a) {
             ended = Some((Some(w), v));
@@ -235,45 +293,57 @@ pub fn check(rules: &Rules, mut board: Board, record: &MatchRecord) -> Verdict {
     let fault = record.result.reasons.iter().next().map(|(s, f)| (*s, f.clone()));
     let outcome = match (ended, fault) {
         (Some(_), Some((side, _))) => {
-            return Verdict::Differs(format!(
-                "the match was won on the board, yet {} is recorded as invalid",
-                side.name()
+            return Err(Mismatch::in_result(
+                reasons(side),
+                format!("the match was won on the board, yet {} is recorded as invalid", side.name()),
             ));
         }
         (Some((w, v)), None) => Outcome::new(rules, w, v, None, n),
         (None, fault) => {
             if !settle(&board, &mut to_move) {
                 if let Some((side, _)) = fault {
-                    return Verdict::Differs(format!(
-                        "neither side could act after action {n} (a draw), yet {} is recorded as invalid",
-                        side.name()
+                    return Err(Mismatch::in_result(
+                        reasons(side),
+                        format!(
+                            "neither side could act after action {n} (a draw), yet {} is recorded as invalid",
+                            side.name()
+                        ),
                     ));
                 }
                 Outcome::new(rules, None, Victory::Draw, None, n)
             } else {
                 let Some((side, f)) = fault else {
-                    return Verdict::Differs(format!(
-                        "the record ends after action {n}, but the match was not over: {} had an action",
-                        to_move.name()
+                    return Err(Mismatch::in_result(
+                        "/result".into(),
+                        format!(
+                            "the record ends after action {n}, but the match was not over: {} had an action",
+                            to_move.name()
+                        ),
                     ));
                 };
                 if side != to_move {
-                    return Verdict::Differs(format!(
-                        "{} is recorded as invalid after action {n}, but it was {}'s turn",
-                        side.name(),
-                        to_move.name()
+                    return Err(Mismatch::in_result(
+                        reasons(side),
+                        format!(
+                            "{} is recorded as invalid after action {n}, but it was {}'s turn",
+                            side.name(),
+                            to_move.name()
+                        ),
                     ));
                 }
                 if f.reason == Reason::IllegalAction {
                     let Some(line) = f.answer.as_deref() else {
-                        return Verdict::Differs(format!("{}'s illegal answer is not recorded", side.name()));
+                        return Err(Mismatch::in_result(
+                            reasons(side),
+                            format!("{}'s illegal answer is not recorded", side.name()),
+                        ));
                     };
                     let a = match parse_answer(line.as_bytes()) {
                         Ok(a) => a,
                         Err(why) => {
-                            return Verdict::Differs(format!(
-                                "{}'s recorded answer is not an answer: {why}",
-                                side.name()
+                            return Err(Mismatch::in_result(
+                                format!("{}/answer", reasons(side)),
+                                format!("{}'s recorded answer is not an answer: {why}", side.name()),
                             ));
                         }
                     };
@@ -282,10 +352,13 @@ pub fn check(rules: &Rules, mut board: Board, record: &MatchRecord) -> Verdict {
                         Side::Black => (a.from.mirrored(board.n()), a.to.mirrored(board.n())),
                     };
                     if let Ok(kind) = moves::classify(&board, side, acts, from, to, a.action) {
-                        return Verdict::Differs(format!(
-                            "{}'s answer recorded as illegal is a legal {} from {from} to {to}",
-                            side.name(),
-                            kind.name()
+                        return Err(Mismatch::in_result(
+                            format!("{}/answer", reasons(side)),
+                            format!(
+                                "{}'s answer recorded as illegal is a legal {} from {from} to {to}",
+                                side.name(),
+                                kind.name()
+                            ),
                         ));
                     }
                 }
@@ -295,18 +368,27 @@ pub fn check(rules: &Rules, mut board: Board, record: &MatchRecord) -> Verdict {
     };
     if outcome != record.result {
         let show = |o: &Outcome| serde_json::to_string(o).expect("serialises");
-        return Verdict::Differs(format!(
-            "the outcome is {}, but the record says {}",
-            show(&outcome),
-            show(&record.result)
-        ));
+        return Err(Mismatch {
+            expected: Some(show(&record.result)),
+            actual: Some(show(&outcome)),
+            ..Mismatch::in_result(
+                "/result".into(),
+                format!("the outcome is {}, but the record says {}", show(&outcome), show(&record.result)),
+            )
+        });
     }
     if let Some(p) = record.broken_seal() {
-        return Verdict::Differs(format!(
+        let statement = format!(
             "{p} was edited after the record was written: every action replays legally and the outcome agrees, but {p} no longer matches the record's seal (replay cannot re-check it: names, commands, the seed, thinking times)"
-        ));
+        );
+        return Err(Mismatch::in_result(p, statement));
     }
-    Verdict::Identical(outcome)
+    Ok(outcome)
+}
+
+/// The pointer of a side's recorded invalid answer.
+fn reasons(side: Side) -> String {
+    format!("/result/reasons/{}", side.name())
 }
 
 /// "white wins by goal", "a draw".

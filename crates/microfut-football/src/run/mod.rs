@@ -2,7 +2,10 @@
 //! fingerprint, engine version, seed, both squads as they started, every human intent) and what
 //! happened (events, a state hash after every round) — and bit-exact replay.
 
+mod report;
 pub mod resume;
+
+pub use report::{ReadRecord, refusal};
 
 use crate::club::Club;
 use crate::engine::{self, EngineError, Event, Match, Options, RecordedIntent, Rules, Step, TeamStats};
@@ -127,6 +130,11 @@ impl RunRecord {
     pub fn parse(bytes: &[u8]) -> Result<RunRecord, RunError> {
         let value: serde_json::Value = microfut_core::catalog::from_json(bytes)
             .map_err(|e| RunError::Format(microfut_core::catalog::describe_json_error(&e)))?;
+        RunRecord::from_value(value)
+    }
+
+    /// [`RunRecord::parse`] of a value already read strictly (`catalog::from_json`).
+    pub fn from_value(value: serde_json::Value) -> Result<RunRecord, RunError> {
         if let Some(f) = value.get("format")
             && f.as_str() != Some(FORMAT)
         {
