@@ -351,7 +351,7 @@ impl Match {
         }
         // The pass is written before what became of the ball (a loose ball it left), though
         // whether it was completed is known only after: the event goes in where it happened.
-        let at_pass = self.events.len();
+        let at_pass = self.chronicle.events.len();
         let reach = self.rules.params.loose_ball_reach * self.rules.params.receive_reach_factor;
         let completed = if outcome == PassOutcome::Misplaced || self.state.players[r].pos.dist(at) > reach {
             self.loose_at(at, t);

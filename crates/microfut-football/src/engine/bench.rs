@@ -79,7 +79,7 @@ impl Match {
         pl.beaten_by = None;
         self.recovery_memo[p] = super::movement::RecoveryMemo::default();
         self.range_memo[p] = super::movement::RangeMemo::default();
-        self.log_ids[p].1 = id;
+        self.chronicle.log_ids[p].1 = id;
         self.stats[t].substitutions += 1;
         let on = self.who(p);
         self.event(EventKind::Substitution { off, on });

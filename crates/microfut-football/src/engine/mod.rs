@@ -9,6 +9,7 @@
 mod actions;
 mod bench;
 pub mod candidate;
+mod chronicle;
 pub mod content;
 mod estimate;
 pub mod events;
@@ -39,6 +40,7 @@ pub struct MatchSimulator {
 }
 
 use crate::club::Club;
+use chronicle::Chronicle;
 use geometry::{V2, angle_between};
 use log::DecisionLog;
 use microfut_core::dice::{Dice, Difficulty};
@@ -47,6 +49,16 @@ use projection::RollRole;
 use serde::{Deserialize, Serialize};
 use state::{Ball, Line, State};
 use std::sync::Arc;
+
+/// Each player's (club id, player id) as the decision log writes them.
+fn log_ids(teams: &[Team; 2], players: &[state::Player]) -> Vec<(Arc<str>, Arc<str>)> {
+    let id = |p: &state::Player| {
+        let club = &teams[p.team].club;
+        let sheet = &club.squad[p.sheet];
+        (Arc::from(club.id.as_str()), Arc::from(format!("{}#{} {}", club.id, sheet.shirt, sheet.name)))
+    };
+    players.iter().map(id).collect()
+}
 
 /// Rounds to hundredths, as events and the decision log write minutes and positions.
 pub fn round2(x: f64) -> f64 {
@@ -125,10 +137,7 @@ pub struct Match {
     seed: u64,
     human: Option<usize>,
     stats: [TeamStats; 2],
-    events: Vec<Event>,
-    hashes: Vec<u64>,
-    log: DecisionLog,
-    intents: Vec<RecordedIntent>,
+    chronicle: Chronicle,
     pending: Option<Pending>,
     candidates: Vec<Candidate>,
     targets: Vec<V2>,
@@ -161,8 +170,6 @@ pub struct Match {
     recovery_memo: Vec<movement::RecoveryMemo>,
     /// Movement range per player for the last few contexts (see `Rules::range_memo`).
     range_memo: Vec<movement::RangeMemo>,
-    /// Each player's (club id, player id) as the decision log writes them.
-    log_ids: Vec<(Arc<str>, Arc<str>)>,
     /// The match-state adaptation last scored with: (round, carrier, shift), for the log.
     adapted: Option<(u32, usize, npc::Axes)>,
     /// The value of possession of the last decision scored: (round, carrier, value), for its log.
@@ -171,11 +178,6 @@ pub struct Match {
     exact_angles: bool,
     /// The restart the carrier takes this round, if any (the decision log's phase).
     taking: Option<state::RestartKind>,
-    /// The first evaluation that met a non-finite value: (pipeline, part, round). Estimates take
-    /// `&self`, hence the cell.
-    fault: std::cell::Cell<Option<(usize, microfut_core::pipeline::Part, u32)>>,
-    /// The tests rolled since the current round began (front ends show the dice; see `projection`).
-    rolls: Vec<projection::RollRecord>,
 }
 
 impl Match {
@@ -218,6 +220,7 @@ impl Match {
         };
         setup::line_up_for_kickoff(&rules, &teams, &mut state, 0);
         let retention = options.retention.unwrap_or(rules.npc.retention);
+        let chronicle = Chronicle::new(retention, log_ids(&teams, &state.players));
         let mut m = Match {
             teams,
             state,
@@ -225,10 +228,7 @@ impl Match {
             seed,
             human: options.human,
             stats: [TeamStats::default(), TeamStats::default()],
-            events: Vec::with_capacity(4096),
-            hashes: Vec::with_capacity(3000),
-            log: DecisionLog::new(retention),
-            intents: Vec::new(),
+            chronicle,
             pending: None,
             candidates: Vec::with_capacity(32),
             targets: vec![V2::ZERO; n],
@@ -247,25 +247,12 @@ impl Match {
             sides,
             recovery_memo: vec![movement::RecoveryMemo::default(); n],
             range_memo: vec![movement::RangeMemo::default(); n],
-            log_ids: Vec::new(),
             adapted: None,
             possession_value: None,
             exact_angles: false,
             taking: None,
-            fault: std::cell::Cell::new(None),
-            rolls: Vec::with_capacity(16),
             rules,
         };
-        m.log_ids = m
-            .state
-            .players
-            .iter()
-            .map(|p| {
-                let club = &m.teams[p.team].club;
-                let sheet = &club.squad[p.sheet];
-                (Arc::from(club.id.as_str()), Arc::from(format!("{}#{} {}", club.id, sheet.shirt, sheet.name)))
-            })
-            .collect();
         m.event(EventKind::KickOff { team: 0 });
         Ok(m)
     }
@@ -286,16 +273,16 @@ impl Match {
         &self.stats
     }
     pub fn events(&self) -> &[Event] {
-        &self.events
+        &self.chronicle.events
     }
     pub fn round_hashes(&self) -> &[u64] {
-        &self.hashes
+        &self.chronicle.hashes
     }
     pub fn decisions(&self) -> &DecisionLog {
-        &self.log
+        &self.chronicle.log
     }
     pub fn intents(&self) -> &[RecordedIntent] {
-        &self.intents
+        &self.chronicle.intents
     }
     pub fn seed(&self) -> u64 {
         self.seed
@@ -322,7 +309,7 @@ impl Match {
 
     /// Why the match stopped early, if a pipeline met a non-finite value.
     pub fn fault(&self) -> Option<MatchFault> {
-        let (pipe, part, round) = self.fault.get()?;
+        let (pipe, part, round) = self.chronicle.fault.get()?;
         let pl = &self.rules.rs.pipelines[pipe];
         let r = Resolution {
             value: f64::NAN,
@@ -340,16 +327,14 @@ impl Match {
 
     /// Notes the first resolution that met a non-finite value; the match stops after the round.
     fn check_finite(&self, pipe: usize, r: &Resolution) {
-        if let Some(part) = r.nonfinite
-            && self.fault.get().is_none()
-        {
-            self.fault.set(Some((pipe, part, self.state.round)));
+        if let Some(part) = r.nonfinite {
+            self.chronicle.note_fault(pipe, part, self.state.round);
         }
     }
 
     /// Advances by one round, or stops at a human decision.
     pub fn step(&mut self) -> Step {
-        if self.fault.get().is_some() {
+        if self.chronicle.fault.get().is_some() {
             return Step::Faulted;
         }
         if self.state.finished {
@@ -396,7 +381,7 @@ impl Match {
             });
         };
         self.pending = None;
-        self.intents.push(RecordedIntent { round: self.state.round, intent: intent.clone() });
+        self.chronicle.intents.push(RecordedIntent { round: self.state.round, intent: intent.clone() });
         self.log_decision(pending.carrier, choice, true);
         self.finish_round(Some((pending.carrier, choice)));
         Ok(())
@@ -466,7 +451,7 @@ impl Match {
     /// Steps 1–3 up to the decision: restarts, who has the ball, positioning tests, candidates.
     fn begin_round(&mut self) -> Option<usize> {
         self.duel_cache.clear();
-        self.rolls.clear();
+        self.chronicle.rolls.clear();
         if let Ball::Dead(r) = self.state.ball_state {
             self.take_restart(r);
             self.shaped.fill(None);
@@ -565,7 +550,7 @@ impl Match {
             self.end_half();
         }
         let h = self.state.hash(self.dice.draws());
-        self.hashes.push(h);
+        self.chronicle.hashes.push(h);
     }
 
     fn holding_team(&self) -> Option<usize> {
@@ -609,14 +594,14 @@ impl Match {
 
     fn event(&mut self, kind: EventKind) {
         let minute = self.state.minute(self.rules.clock.half_seconds);
-        self.events.push(Event { round: self.state.round, minute: round2(minute), kind });
+        self.chronicle.events.push(Event { round: self.state.round, minute: round2(minute), kind });
     }
 
     /// Writes an event in place `at` of the match's events (one that happened before the
     /// events written since).
     fn event_at(&mut self, at: usize, kind: EventKind) {
         let minute = self.state.minute(self.rules.clock.half_seconds);
-        self.events.insert(at, Event { round: self.state.round, minute: round2(minute), kind });
+        self.chronicle.events.insert(at, Event { round: self.state.round, minute: round2(minute), kind });
     }
 
     fn who(&self, p: usize) -> Who {

@@ -452,8 +452,8 @@ impl Match {
     }
 
     pub(super) fn log_decision(&mut self, carrier: usize, selected: usize, human: bool) {
-        if self.log.retention() == 0 {
-            self.log.push_dropped();
+        if self.chronicle.log.retention() == 0 {
+            self.chronicle.log.push_dropped();
             return;
         }
         let t = self.state.players[carrier].team;
@@ -464,7 +464,7 @@ impl Match {
             Some((round, p, shift)) if round == self.state.round && p == carrier => shift,
             _ => self.adaptation(carrier),
         };
-        let (club_id, player_id) = self.log_ids[carrier].clone();
+        let (club_id, player_id) = self.chronicle.log_ids[carrier].clone();
         let bf = self.frame(t, self.state.ball);
         let possession_value = match self.possession_value {
             Some((round, p, v)) if round == self.state.round && p == carrier => Some(v),
@@ -486,7 +486,7 @@ impl Match {
                 phase: self.phase(bf.x),
             },
             candidate_actions: {
-                let mut v = self.log.spare_candidates();
+                let mut v = self.chronicle.log.spare_candidates();
                 v.extend(self.candidates.iter().map(|c| CandidateLog {
                     kind: c.kind.name(),
                     target: c.intent(),
@@ -507,7 +507,7 @@ impl Match {
             human,
             possession_value,
         };
-        self.log.push(d);
+        self.chronicle.log.push(d);
     }
 }
 

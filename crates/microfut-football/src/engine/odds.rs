@@ -68,7 +68,7 @@ impl Saved {
             duel_cache: m.duel_cache.clone(),
             range_memo: m.range_memo.clone(),
             recovery_memo: m.recovery_memo.clone(),
-            fault: m.fault.get(),
+            fault: m.chronicle.fault.get(),
             exact_angles: m.exact_angles,
             draws: m.dice.draws(),
         }
@@ -83,7 +83,7 @@ impl Saved {
         m.duel_cache.clone_from(&self.duel_cache);
         m.range_memo.clone_from(&self.range_memo);
         m.recovery_memo.clone_from(&self.recovery_memo);
-        m.fault.set(self.fault);
+        m.chronicle.fault.set(self.fault);
         m.exact_angles = self.exact_angles;
     }
 }
@@ -293,11 +293,11 @@ mod tests {
                 &m.duel_cache,
                 &m.range_memo,
                 &m.recovery_memo,
-                m.fault.get(),
+                m.chronicle.fault.get(),
                 m.exact_angles,
                 m.dice.draws(),
                 &m.candidates,
-                &m.rolls,
+                &m.chronicle.rolls,
             )
         )
     }

@@ -164,11 +164,11 @@ impl Match {
 
     /// The tests rolled since the current round began (after `decide`, the whole round).
     pub fn round_rolls(&self) -> &[RollRecord] {
-        &self.rolls
+        &self.chronicle.rolls
     }
 
     pub(super) fn journal(&mut self, p: usize, pipe: usize, r: &Resolution, roll: Roll, role: RollRole) {
-        self.rolls.push(RollRecord {
+        self.chronicle.rolls.push(RollRecord {
             player: p,
             pipeline: pipe,
             // The difficulty the dice faced: with a fractional difficulty the roll is against the
