@@ -422,7 +422,7 @@ impl Match {
             goal
         } else {
             let rules = self.rules.clone();
-            let mut own = std::mem::take(&mut self.expected_own);
+            let mut own = std::mem::take(&mut self.planner.expected_own);
             own.clear();
             let keepers = rules.npc.expected_keeper.iter().map(|&(slot, v)| (keeper, slot, v));
             let everyone = [c, keeper].into_iter().chain(sc.blockers.iter().map(|b| b.0));
@@ -444,7 +444,7 @@ impl Match {
             sc.keeper.clear();
             let g = again.map_or(0.0, |d| self.strike_goal(d, keeper, &mut sc));
             self.put_back(&own);
-            self.expected_own = own;
+            self.planner.expected_own = own;
             g
         };
         self.strike_scratch = sc;

@@ -18,6 +18,7 @@ pub mod log;
 mod movement;
 mod npc;
 mod odds;
+mod planner;
 mod positioning;
 pub mod projection;
 pub mod set_pieces;
@@ -45,6 +46,7 @@ use geometry::{V2, angle_between};
 use log::DecisionLog;
 use microfut_core::dice::{Dice, Difficulty};
 use microfut_core::pipeline::{Resolution, Roll};
+use planner::Planner;
 use projection::RollRole;
 use serde::{Deserialize, Serialize};
 use state::{Ball, Line, State};
@@ -137,6 +139,7 @@ pub struct Match {
     seed: u64,
     human: Option<usize>,
     stats: [TeamStats; 2],
+    planner: Planner,
     chronicle: Chronicle,
     pending: Option<Pending>,
     candidates: Vec<Candidate>,
@@ -150,13 +153,7 @@ pub struct Match {
     duel_cache: Vec<(usize, usize, bool, (Difficulty, Difficulty))>,
     /// Buffers the pass estimates reuse (a decision makes ~10), so estimating allocates nothing.
     pass_scratch: estimate::PassScratch,
-    /// The NPC weighs every candidate exactly, bounds or not (off by default; tests compare).
-    weigh_every_candidate: bool,
     strike_scratch: estimate::StrikeScratch,
-    /// (player, slot, own value) while the NPC prices a strike against what it expects.
-    expected_own: Vec<(usize, usize, f64)>,
-    /// (player, slot, own value) while the NPC weighs its candidates under `npc.plan_context`.
-    planned_own: Vec<(usize, usize, f64)>,
     /// Positioning's buffers: the nearest candidates to press or support, each side's view of
     /// its opponents.
     near_scratch: Vec<(f64, usize)>,
@@ -170,10 +167,6 @@ pub struct Match {
     recovery_memo: Vec<movement::RecoveryMemo>,
     /// Movement range per player for the last few contexts (see `Rules::range_memo`).
     range_memo: Vec<movement::RangeMemo>,
-    /// The match-state adaptation last scored with: (round, carrier, shift), for the log.
-    adapted: Option<(u32, usize, npc::Axes)>,
-    /// The value of possession of the last decision scored: (round, carrier, value), for its log.
-    possession_value: Option<(u32, usize, f64)>,
     /// Set while explaining: inputs then hold exact angles, as the explanation shows them.
     exact_angles: bool,
     /// The restart the carrier takes this round, if any (the decision log's phase).
@@ -228,6 +221,7 @@ impl Match {
             seed,
             human: options.human,
             stats: [TeamStats::default(), TeamStats::default()],
+            planner: Planner::default(),
             chronicle,
             pending: None,
             candidates: Vec::with_capacity(32),
@@ -237,18 +231,13 @@ impl Match {
             penalty_kick: false,
             duel_cache: Vec::with_capacity(16),
             pass_scratch: estimate::PassScratch::default(),
-            weigh_every_candidate: false,
             strike_scratch: estimate::StrikeScratch::default(),
-            expected_own: Vec::new(),
-            planned_own: Vec::new(),
             near_scratch: Vec::with_capacity(n),
             shaped: vec![None; n],
             view_scratch: [Vec::with_capacity(n), Vec::with_capacity(n)],
             sides,
             recovery_memo: vec![movement::RecoveryMemo::default(); n],
             range_memo: vec![movement::RangeMemo::default(); n],
-            adapted: None,
-            possession_value: None,
             exact_angles: false,
             taking: None,
             rules,
@@ -299,7 +288,7 @@ impl Match {
     /// can beat the best exact score. The choice is the same either way (a test plays whole
     /// matches both ways); only the decision log differs: no candidate is marked pruned.
     pub fn weigh_every_candidate(&mut self, every: bool) {
-        self.weigh_every_candidate = every;
+        self.planner.weigh_every_candidate = every;
     }
 
     /// The candidates of the pending human decision.
@@ -467,7 +456,7 @@ impl Match {
                 self.positioning_tests();
             }
             // A match a person plays shows every candidate's score: the NPC weighs them all.
-            let lazy = !self.weigh_every_candidate && self.human.is_none();
+            let lazy = !self.planner.weigh_every_candidate && self.human.is_none();
             self.plan_candidates(h, lazy);
         }
         holder
@@ -481,21 +470,21 @@ impl Match {
             return;
         }
         let rules = self.rules.clone();
-        let mut own = std::mem::take(&mut self.planned_own);
+        let mut own = std::mem::take(&mut self.planner.planned_own);
         own.clear();
         let everyone = 0..self.state.players.len();
         let plan = everyone.flat_map(|p| rules.npc.plan_context.iter().map(move |&(slot, v)| (p, slot, v)));
         self.swap_in(&mut own, plan);
         self.generate_candidates(h, lazy);
         self.put_back(&own);
-        self.planned_own = own;
+        self.planner.planned_own = own;
         // Duels weighed under the plan are not the match's: the round's defenders and tests
         // read them afresh.
         self.duel_cache.clear();
     }
 
     /// Sets each (player, slot, value), recording in `own` what it replaced.
-    fn swap_in(&mut self, own: &mut Vec<(usize, usize, f64)>, values: impl Iterator<Item = (usize, usize, f64)>) {
+    fn swap_in(&mut self, own: &mut planner::Own, values: impl Iterator<Item = (usize, usize, f64)>) {
         for (p, slot, v) in values {
             own.push((p, slot, self.get(p, slot)));
             self.set(p, slot, v);

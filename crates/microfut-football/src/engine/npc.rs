@@ -246,7 +246,7 @@ impl Match {
         let cf = self.frame(t, self.state.players[c].pos);
         let base = self.base_axes(t);
         let shift = self.adaptation(c);
-        self.adapted = Some((self.state.round, c, shift));
+        self.planner.adapted = Some((self.state.round, c, shift));
         let adapted = Axes {
             verticality: base.verticality + shift.verticality,
             security: base.security + shift.security,
@@ -260,7 +260,7 @@ impl Match {
         // tests (known before any lazy evaluation; no die). Absent, losses cost the danger alone.
         let pv =
             self.rules.npc.possession_value.map(|v| v.weight * self.best_pass_chance() * self.lead_factor(t, v.lead));
-        self.possession_value = pv.map(|v| (self.state.round, c, v));
+        self.planner.possession_value = pv.map(|v| (self.state.round, c, v));
         let lost = |danger: f64| match pv {
             Some(v) => danger + v,
             None => danger,
@@ -460,16 +460,13 @@ impl Match {
         let base = self.base_axes(t);
         // Scored this round for this carrier: the same values (the score and the minute have
         // not moved since).
-        let shift = match self.adapted {
-            Some((round, p, shift)) if round == self.state.round && p == carrier => shift,
-            _ => self.adaptation(carrier),
+        let shift = match self.planner.adapted_for(self.state.round, carrier) {
+            Some(shift) => shift,
+            None => self.adaptation(carrier),
         };
         let (club_id, player_id) = self.chronicle.log_ids[carrier].clone();
         let bf = self.frame(t, self.state.ball);
-        let possession_value = match self.possession_value {
-            Some((round, p, v)) if round == self.state.round && p == carrier => Some(v),
-            _ => None,
-        };
+        let possession_value = self.planner.possession_value_for(self.state.round, carrier);
         let d = Decision {
             engine_version: microfut_core::catalog::ENGINE_VERSION,
             seed: self.seed,
