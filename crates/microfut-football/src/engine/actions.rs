@@ -883,7 +883,7 @@ impl Match {
                     continue;
                 }
                 let allowance = self.get(p, self.rules.slots.r_normal) * rounds;
-                let to = self.state.players[p].pos.toward(self.targets[p], allowance);
+                let to = self.state.players[p].pos.toward(self.scratch.targets[p], allowance);
                 self.state.players[p].pos = to;
             }
         }

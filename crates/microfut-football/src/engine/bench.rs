@@ -77,8 +77,8 @@ impl Match {
         pl.still = 0;
         pl.error = super::geometry::V2::ZERO;
         pl.beaten_by = None;
-        self.recovery_memo[p] = super::movement::RecoveryMemo::default();
-        self.range_memo[p] = super::movement::RangeMemo::default();
+        self.scratch.recovery_memo[p] = super::movement::RecoveryMemo::default();
+        self.scratch.range_memo[p] = super::movement::RangeMemo::default();
         self.chronicle.log_ids[p].1 = id;
         self.stats[t].substitutions += 1;
         let on = self.who(p);

@@ -122,7 +122,7 @@ impl Match {
     /// Difficulties of the carrier's dribble (or shielding) test and the defender's tackle,
     /// cached for the round: they depend on who and how, not on where.
     pub(super) fn duel_values(&mut self, c: usize, o: usize, moving: bool) -> (Difficulty, Difficulty) {
-        if let Some(&(_, _, _, v)) = self.duel_cache.iter().find(|e| e.0 == c && e.1 == o && e.2 == moving) {
+        if let Some(&(_, _, _, v)) = self.scratch.duel_cache.iter().find(|e| e.0 == c && e.1 == o && e.2 == moving) {
             return v;
         }
         self.set_match_state(c);
@@ -130,7 +130,7 @@ impl Match {
         let pipes = self.rules.pipes;
         let cp = if moving { pipes.dribble } else { pipes.protection };
         let v = (self.difficulty(c, cp), self.difficulty(o, self.tackle_pipe(o)));
-        self.duel_cache.push((c, o, moving, v));
+        self.scratch.duel_cache.push((c, o, moving, v));
         v
     }
 
@@ -197,10 +197,10 @@ impl Match {
     /// and writes only the interceptors' and the receiver's inputs, so it may run after other
     /// candidates were priced (the NPC's lazy evaluation) and give the same value.
     pub(super) fn pass_keep(&mut self, c: usize, r: usize, to: V2, difficulty: Difficulty) -> f64 {
-        let mut sc = std::mem::take(&mut self.pass_scratch);
+        let mut sc = std::mem::take(&mut self.scratch.pass);
         sc.clear();
         let out = self.pass_keep_with(&mut sc, c, r, to, difficulty);
-        self.pass_scratch = sc;
+        self.scratch.pass = sc;
         out
     }
 
@@ -397,7 +397,7 @@ impl Match {
         let from = self.state.players[c].pos;
         let keeper = self.keeper(1 - t);
         self.prepare_keeper(keeper, c);
-        let mut sc = std::mem::take(&mut self.strike_scratch);
+        let mut sc = std::mem::take(&mut self.scratch.strike);
         sc.clear();
         if !self.penalty_kick {
             for o in self.opponents(t) {
@@ -447,7 +447,7 @@ impl Match {
             self.planner.expected_own = own;
             g
         };
-        self.strike_scratch = sc;
+        self.scratch.strike = sc;
         (p_success, goal, priced)
     }
 

@@ -21,6 +21,7 @@ mod odds;
 mod planner;
 mod positioning;
 pub mod projection;
+mod scratch;
 pub mod set_pieces;
 pub mod setup;
 pub mod state;
@@ -48,6 +49,7 @@ use microfut_core::dice::{Dice, Difficulty};
 use microfut_core::pipeline::{Resolution, Roll};
 use planner::Planner;
 use projection::RollRole;
+use scratch::Scratch;
 use serde::{Deserialize, Serialize};
 use state::{Ball, Line, State};
 use std::sync::Arc;
@@ -139,36 +141,19 @@ pub struct Match {
     seed: u64,
     human: Option<usize>,
     stats: [TeamStats; 2],
+    scratch: Scratch,
     planner: Planner,
     chronicle: Chronicle,
     pending: Option<Pending>,
-    candidates: Vec<Candidate>,
-    targets: Vec<V2>,
-    urgent: Vec<bool>,
     /// The team whose possession the last positioning tests were made for.
     positioned_for: Option<usize>,
     /// The restart in play is a penalty: the taker's only candidate is the shot, unblocked.
     penalty_kick: bool,
-    /// Duel difficulties computed this round: (carrier, defender, moving, difficulties).
-    duel_cache: Vec<(usize, usize, bool, (Difficulty, Difficulty))>,
-    /// Buffers the pass estimates reuse (a decision makes ~10), so estimating allocates nothing.
-    pass_scratch: estimate::PassScratch,
-    strike_scratch: estimate::StrikeScratch,
-    /// Positioning's buffers: the nearest candidates to press or support, each side's view of
-    /// its opponents.
-    near_scratch: Vec<(f64, usize)>,
     /// Per player, (round, possession) when his destination last came from the team shape
     /// (lever `positioning_cadence`); cleared when play restarts or the ends change.
     shaped: Vec<Option<(u32, usize)>>,
-    view_scratch: [Vec<V2>; 2],
     /// Each side's player indices (setup lists the home side first, then the away side).
     sides: [std::ops::Range<usize>; 2],
-    /// Stamina recovery per player for the few contexts it reads (see `Rules::recovery_memo`).
-    recovery_memo: Vec<movement::RecoveryMemo>,
-    /// Movement range per player for the last few contexts (see `Rules::range_memo`).
-    range_memo: Vec<movement::RangeMemo>,
-    /// Set while explaining: inputs then hold exact angles, as the explanation shows them.
-    exact_angles: bool,
     /// The restart the carrier takes this round, if any (the decision log's phase).
     taking: Option<state::RestartKind>,
 }
@@ -221,24 +206,14 @@ impl Match {
             seed,
             human: options.human,
             stats: [TeamStats::default(), TeamStats::default()],
+            scratch: Scratch::new(n),
             planner: Planner::default(),
             chronicle,
             pending: None,
-            candidates: Vec::with_capacity(32),
-            targets: vec![V2::ZERO; n],
-            urgent: vec![false; n],
             positioned_for: None,
             penalty_kick: false,
-            duel_cache: Vec::with_capacity(16),
-            pass_scratch: estimate::PassScratch::default(),
-            strike_scratch: estimate::StrikeScratch::default(),
-            near_scratch: Vec::with_capacity(n),
             shaped: vec![None; n],
-            view_scratch: [Vec::with_capacity(n), Vec::with_capacity(n)],
             sides,
-            recovery_memo: vec![movement::RecoveryMemo::default(); n],
-            range_memo: vec![movement::RangeMemo::default(); n],
-            exact_angles: false,
             taking: None,
             rules,
         };
@@ -293,7 +268,7 @@ impl Match {
 
     /// The candidates of the pending human decision.
     pub fn candidates(&self) -> Option<&[Candidate]> {
-        self.pending.as_ref().map(|_| self.candidates.as_slice())
+        self.pending.as_ref().map(|_| self.scratch.candidates.as_slice())
     }
 
     /// Why the match stopped early, if a pipeline met a non-finite value.
@@ -335,7 +310,7 @@ impl Match {
         match self.begin_round() {
             // Nothing the content allows from where he stands (no pass in range, no direction
             // to carry in): he holds the ball this round and the others move.
-            Some(_) if self.candidates.is_empty() => {
+            Some(_) if self.scratch.candidates.is_empty() => {
                 self.finish_round(None);
                 Step::Round
             }
@@ -363,10 +338,16 @@ impl Match {
         let Some(pending) = self.pending.clone() else {
             return Err(IntentError::NotPending);
         };
-        let Some(choice) = self.candidates.iter().position(|c| c.intent() == *intent) else {
+        let Some(choice) = self.scratch.candidates.iter().position(|c| c.intent() == *intent) else {
             return Err(IntentError::NotACandidate {
                 intent: intent.to_string(),
-                candidates: self.candidates.iter().map(|c| c.intent().to_string()).collect::<Vec<_>>().join(", "),
+                candidates: self
+                    .scratch
+                    .candidates
+                    .iter()
+                    .map(|c| c.intent().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
             });
         };
         self.pending = None;
@@ -423,9 +404,9 @@ impl Match {
     /// The holder's candidates as the NPC scores them now, best first. Read-only for the dice.
     pub fn scored_candidates(&mut self) -> Vec<Candidate> {
         let Some(h) = self.state.holder() else { return Vec::new() };
-        self.duel_cache.clear();
+        self.scratch.duel_cache.clear();
         self.plan_candidates(h, false);
-        let mut c = self.candidates.clone();
+        let mut c = self.scratch.candidates.clone();
         c.sort_by(|a, b| b.score.total_cmp(&a.score));
         c
     }
@@ -439,7 +420,7 @@ impl Match {
 
     /// Steps 1–3 up to the decision: restarts, who has the ball, positioning tests, candidates.
     fn begin_round(&mut self) -> Option<usize> {
-        self.duel_cache.clear();
+        self.scratch.duel_cache.clear();
         self.chronicle.rolls.clear();
         if let Ball::Dead(r) = self.state.ball_state {
             self.take_restart(r);
@@ -480,7 +461,7 @@ impl Match {
         self.planner.planned_own = own;
         // Duels weighed under the plan are not the match's: the round's defenders and tests
         // read them afresh.
-        self.duel_cache.clear();
+        self.scratch.duel_cache.clear();
     }
 
     /// Sets each (player, slot, value), recording in `own` what it replaced.
@@ -500,7 +481,7 @@ impl Match {
 
     /// Steps 4–11: movement, the action and its opposition, effects, stamina, clock.
     fn finish_round(&mut self, choice: Option<(usize, usize)>) {
-        let action = choice.map(|(carrier, c)| (carrier, self.candidates[c].clone()));
+        let action = choice.map(|(carrier, c)| (carrier, self.scratch.candidates[c].clone()));
         self.step_four(action.as_ref());
         if let Some((carrier, cand)) = action {
             self.resolve(carrier, &cand);
@@ -643,7 +624,7 @@ impl Match {
         let pl = &self.state.players[p];
         let neutral = pl.still as f64 >= self.rules.params.neutral_after_still_rounds || pl.dir == V2::ZERO;
         let angle = match &self.rules.orientation_plan {
-            Some(plan) if !self.exact_angles => plan.angle(pl.dir, toward - pl.pos),
+            Some(plan) if !self.scratch.exact_angles => plan.angle(pl.dir, toward - pl.pos),
             _ => angle_between(pl.dir, toward - pl.pos),
         };
         let inputs = &mut self.state.players[p].inputs;

@@ -87,11 +87,11 @@ impl Match {
         for (k, (slot, ends)) in key.iter_mut().zip(ctx) {
             *k = bin_key(self.state.players[p].inputs.get(*slot), ends.as_deref());
         }
-        if let Some(v) = self.range_memo[p].get(&key) {
+        if let Some(v) = self.scratch.range_memo[p].get(&key) {
             return v;
         }
         let v = self.estimate(p, pipe).value.max(0.0);
-        self.range_memo[p].put(key, v);
+        self.scratch.range_memo[p].put(key, v);
         v
     }
 
@@ -105,13 +105,13 @@ impl Match {
                 continue;
             }
             let pos = self.state.players[p].pos;
-            let target = self.targets[p];
+            let target = self.scratch.targets[p];
             let gap = pos.dist(target);
             if gap < pr.arrival_tolerance {
                 continue;
             }
             let run = self.get(p, self.rules.slots.r_normal);
-            let pace = if self.urgent[p] && gap > run * pr.urgent_sprint_share {
+            let pace = if self.scratch.urgent[p] && gap > run * pr.urgent_sprint_share {
                 2
             } else if gap <= pr.pace_reposition_gap {
                 0
@@ -190,11 +190,11 @@ impl Match {
         for (k, &slot) in key.iter_mut().zip(ctx) {
             *k = self.state.players[p].inputs.get(slot).to_bits();
         }
-        if let Some(v) = self.recovery_memo[p].get(&key) {
+        if let Some(v) = self.scratch.recovery_memo[p].get(&key) {
             return v;
         }
         let v = self.estimate(p, pipe).value;
-        self.recovery_memo[p].put(key, v);
+        self.scratch.recovery_memo[p].put(key, v);
         v
     }
 }

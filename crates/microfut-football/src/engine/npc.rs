@@ -70,10 +70,10 @@ impl Match {
         self.estimate(carrier, pipe).value
     }
 
-    /// Fills `self.candidates` with every valid action for the carrier, scored — or, when `lazy`,
+    /// Fills `self.scratch.candidates` with every valid action for the carrier, scored — or, when `lazy`,
     /// scored exactly only as far as the choice needs (see [`Match::weigh_lazily`]).
     pub(super) fn generate_candidates(&mut self, c: usize, lazy: bool) {
-        self.candidates.clear();
+        self.scratch.candidates.clear();
         let t = self.state.players[c].team;
         let pr = self.rules.params;
         let pitch = self.rules.pitch;
@@ -95,7 +95,7 @@ impl Match {
             let (p_shot, p_goal, priced) = self.strike_estimate(c, self.rules.pipes.finishing);
             let goal_w = self.frame(t, goal_f);
             self.push_candidate(c, Kind::Shoot, Target::None, goal_w, None, p_shot, p_shot);
-            let cand = self.candidates.last_mut().expect("pushed");
+            let cand = self.scratch.candidates.last_mut().expect("pushed");
             (cand.goal_chance, cand.priced_goal) = (p_goal, Some(priced));
             self.score_candidates(c);
             return;
@@ -138,7 +138,7 @@ impl Match {
                 Some(d) if lazy => {
                     let bound = self.pass_keep_bound(d);
                     self.push_candidate(c, Kind::Pass, Target::Player(shirt), rpos, Some(r), p_pass, 0.0);
-                    self.candidates.last_mut().expect("pushed").unweighed = Some((d, bound));
+                    self.scratch.candidates.last_mut().expect("pushed").unweighed = Some((d, bound));
                 }
                 _ => {
                     let keep = difficulty.map_or(0.0, |d| self.pass_keep(c, r, rpos, d));
@@ -154,7 +154,7 @@ impl Match {
             if d <= self.get(c, self.rules.slots.cross_range) {
                 let (p_cross, keep, goal, priced) = self.cross_estimate(c, landing, self.rules.pipes.cross);
                 self.push_candidate(c, Kind::Cross, Target::None, landing, None, p_cross, keep);
-                let cand = self.candidates.last_mut().expect("pushed");
+                let cand = self.scratch.candidates.last_mut().expect("pushed");
                 (cand.goal_chance, cand.priced_goal) = (goal, Some(priced));
             }
         }
@@ -165,7 +165,7 @@ impl Match {
         if dist_goal <= pr.shot_max_distance && dist_goal <= range {
             let (p_shot, p_goal, priced) = self.strike_estimate(c, self.rules.pipes.finishing);
             self.push_candidate(c, Kind::Shoot, Target::None, goal_w, None, p_shot, p_shot);
-            let cand = self.candidates.last_mut().expect("pushed");
+            let cand = self.scratch.candidates.last_mut().expect("pushed");
             (cand.goal_chance, cand.priced_goal) = (p_goal, Some(priced));
         }
 
@@ -236,7 +236,7 @@ impl Match {
         probability: f64,
         success: f64,
     ) {
-        self.candidates.push(Candidate { target, other, probability, success, ..Candidate::aimed(kind, dest) });
+        self.scratch.candidates.push(Candidate { target, other, probability, success, ..Candidate::aimed(kind, dest) });
     }
 
     /// Terms, weights and noise for every candidate.
@@ -268,8 +268,8 @@ impl Match {
         let mut danger_here: Option<f64> = None;
         // Every candidate's danger where it would lose the ball, for the lazy passes' bounds.
         let mut unweighed: Vec<(f64, usize, f64)> = Vec::new();
-        for i in 0..self.candidates.len() {
-            let cand = &self.candidates[i];
+        for i in 0..self.scratch.candidates.len() {
+            let cand = &self.scratch.candidates[i];
             // The NPC weighs the goal as it prices it (engine 0.5.6; before, the true chance).
             let goal_chance = cand.priced_goal.unwrap_or(cand.goal_chance);
             let (kind, dest, success) = (cand.kind, cand.dest, cand.success);
@@ -305,7 +305,7 @@ impl Match {
             let h = mix(&[self.seed, self.state.round as u64, c as u64, i as u64]);
             let noise = noise_amp * (2.0 * ((h >> 11) as f64 / (1u64 << 53) as f64) - 1.0);
             let bias = self.rules.npc.bias.of(kind);
-            let cand = &mut self.candidates[i];
+            let cand = &mut self.scratch.candidates[i];
             cand.threat = threat;
             cand.progression = progression;
             cand.gain = progression * pitch.length;
@@ -333,7 +333,8 @@ impl Match {
     /// K of the value of possession: the best pass-test chance among the decision's passes
     /// (throw-ins included), 0 when the holder has no pass.
     fn best_pass_chance(&self) -> f64 {
-        self.candidates
+        self.scratch
+            .candidates
             .iter()
             .filter(|c| matches!(c.kind, Kind::Pass | Kind::Throw))
             .map(|c| c.probability)
@@ -360,7 +361,7 @@ impl Match {
         // the other actions, the chance the ball is kept through them. A shot's goal chance
         // is its threat.
         let cross_test = matches!(&self.rules.npc.cross, Some(x) if x.probability == CrossProbability::Test);
-        let cand = &mut self.candidates[i];
+        let cand = &mut self.scratch.candidates[i];
         let probability = match cand.kind {
             Kind::Shoot => cand.probability,
             Kind::Cross if cross_test => cand.probability,
@@ -387,7 +388,7 @@ impl Match {
     fn weigh_lazily(&mut self, c: usize, unweighed: &mut [(f64, usize, f64)], w: [W; 3]) {
         let mut best: Option<(f64, usize)> = None;
         let mut finite = unweighed.iter().all(|u| u.0.is_finite());
-        for (i, cand) in self.candidates.iter().enumerate() {
+        for (i, cand) in self.scratch.candidates.iter().enumerate() {
             if cand.unweighed.is_some() {
                 continue;
             }
@@ -400,18 +401,19 @@ impl Match {
         unweighed.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         for &(bound, i, lost_danger) in unweighed.iter() {
             if finite && best.is_some_and(|(s, _)| bound < s) {
-                let cand = &mut self.candidates[i];
+                let cand = &mut self.scratch.candidates[i];
                 cand.unweighed = None;
                 cand.pruned = Some(bound);
                 cand.score = f64::NEG_INFINITY;
                 continue;
             }
-            let (d, _) = self.candidates[i].unweighed.take().expect("unweighed");
-            let (r, to) = (self.candidates[i].other.expect("a pass has a receiver"), self.candidates[i].dest);
+            let (d, _) = self.scratch.candidates[i].unweighed.take().expect("unweighed");
+            let (r, to) =
+                (self.scratch.candidates[i].other.expect("a pass has a receiver"), self.scratch.candidates[i].dest);
             let keep = self.pass_keep(c, r, to, d);
-            self.candidates[i].success = keep;
+            self.scratch.candidates[i].success = keep;
             self.finish_score(i, w, (1.0 - keep) * lost_danger);
-            let score = self.candidates[i].score;
+            let score = self.scratch.candidates[i].score;
             finite &= score.is_finite();
             if best.is_none_or(|(s, b)| score > s || (score == s && i < b)) {
                 best = Some((score, i));
@@ -430,8 +432,8 @@ impl Match {
     /// The NPC's choice: the best score (ties to the earlier candidate).
     pub(super) fn choose(&self) -> usize {
         let mut best = 0;
-        for (i, c) in self.candidates.iter().enumerate() {
-            if c.score > self.candidates[best].score {
+        for (i, c) in self.scratch.candidates.iter().enumerate() {
+            if c.score > self.scratch.candidates[best].score {
                 best = i;
             }
         }
@@ -484,7 +486,7 @@ impl Match {
             },
             candidate_actions: {
                 let mut v = self.chronicle.log.spare_candidates();
-                v.extend(self.candidates.iter().map(|c| CandidateLog {
+                v.extend(self.scratch.candidates.iter().map(|c| CandidateLog {
                     kind: c.kind.name(),
                     target: c.intent(),
                     success_probability: c.probability,

@@ -50,7 +50,7 @@ struct Saved {
     targets: Vec<V2>,
     urgent: Vec<bool>,
     shaped: Vec<Option<(u32, usize)>>,
-    duel_cache: Vec<(usize, usize, bool, (microfut_core::dice::Difficulty, microfut_core::dice::Difficulty))>,
+    duel_cache: super::scratch::DuelCache,
     range_memo: Vec<super::movement::RangeMemo>,
     recovery_memo: Vec<super::movement::RecoveryMemo>,
     fault: Option<(usize, microfut_core::pipeline::Part, u32)>,
@@ -62,14 +62,14 @@ impl Saved {
     fn of(m: &Match) -> Saved {
         Saved {
             state: m.state.clone(),
-            targets: m.targets.clone(),
-            urgent: m.urgent.clone(),
+            targets: m.scratch.targets.clone(),
+            urgent: m.scratch.urgent.clone(),
             shaped: m.shaped.clone(),
-            duel_cache: m.duel_cache.clone(),
-            range_memo: m.range_memo.clone(),
-            recovery_memo: m.recovery_memo.clone(),
+            duel_cache: m.scratch.duel_cache.clone(),
+            range_memo: m.scratch.range_memo.clone(),
+            recovery_memo: m.scratch.recovery_memo.clone(),
             fault: m.chronicle.fault.get(),
-            exact_angles: m.exact_angles,
+            exact_angles: m.scratch.exact_angles,
             draws: m.dice.draws(),
         }
     }
@@ -77,14 +77,14 @@ impl Saved {
     fn restore(&self, m: &mut Match) {
         assert_eq!(m.dice.draws(), self.draws, "a read drew a die");
         m.state.clone_from(&self.state);
-        m.targets.clone_from(&self.targets);
-        m.urgent.clone_from(&self.urgent);
+        m.scratch.targets.clone_from(&self.targets);
+        m.scratch.urgent.clone_from(&self.urgent);
         m.shaped.clone_from(&self.shaped);
-        m.duel_cache.clone_from(&self.duel_cache);
-        m.range_memo.clone_from(&self.range_memo);
-        m.recovery_memo.clone_from(&self.recovery_memo);
+        m.scratch.duel_cache.clone_from(&self.duel_cache);
+        m.scratch.range_memo.clone_from(&self.range_memo);
+        m.scratch.recovery_memo.clone_from(&self.recovery_memo);
         m.chronicle.fault.set(self.fault);
-        m.exact_angles = self.exact_angles;
+        m.scratch.exact_angles = self.exact_angles;
     }
 }
 
@@ -98,11 +98,11 @@ impl Match {
     /// priced on the geometry its roll will use. A read: everything is put back, no die drawn.
     pub(super) fn price_for_person(&mut self, c: usize) {
         let saved = Saved::of(self);
-        for i in 0..self.candidates.len() {
-            let cand = self.candidates[i].clone();
+        for i in 0..self.scratch.candidates.len() {
+            let cand = self.scratch.candidates[i].clone();
             let odds = self.odds_after_step_four(c, &cand);
             saved.restore(self);
-            self.candidates[i].odds = Some(odds);
+            self.scratch.candidates[i].odds = Some(odds);
         }
     }
 
@@ -252,12 +252,12 @@ impl Match {
     /// will challenge him). Read-only: no die is drawn and everything is put back.
     pub fn explain_candidate(&mut self, i: usize) -> Option<microfut_core::pipeline::Explanation> {
         let carrier = self.state.holder()?;
-        let cand = self.candidates.get(i)?.clone();
+        let cand = self.scratch.candidates.get(i)?.clone();
         let saved = Saved::of(self);
         self.step_four(Some(&(carrier, cand.clone())));
         // Explanations show inputs: exact angles, not their bins' stand-ins (the same bins, so
         // the same chance).
-        self.exact_angles = true;
+        self.scratch.exact_angles = true;
         let (player, pipe) = match self.prepare_declared(carrier, &cand) {
             Prepared::Test(pipe, _) => (carrier, pipe),
             Prepared::Duel { carrier: (pipe, _), .. } => (carrier, pipe),
@@ -287,16 +287,16 @@ mod tests {
             "{:?}",
             (
                 &m.state,
-                &m.targets,
-                &m.urgent,
+                &m.scratch.targets,
+                &m.scratch.urgent,
                 &m.shaped,
-                &m.duel_cache,
-                &m.range_memo,
-                &m.recovery_memo,
+                &m.scratch.duel_cache,
+                &m.scratch.range_memo,
+                &m.scratch.recovery_memo,
                 m.chronicle.fault.get(),
-                m.exact_angles,
+                m.scratch.exact_angles,
                 m.dice.draws(),
-                &m.candidates,
+                &m.scratch.candidates,
                 &m.chronicle.rolls,
             )
         )
@@ -319,9 +319,9 @@ mod tests {
             match m.step() {
                 super::super::Step::Decision => {
                     // Emptied (they are exact at any size), so a read that left entries shows.
-                    m.duel_cache.clear();
-                    m.range_memo.iter_mut().for_each(|memo| *memo = Default::default());
-                    m.recovery_memo.iter_mut().for_each(|memo| *memo = Default::default());
+                    m.scratch.duel_cache.clear();
+                    m.scratch.range_memo.iter_mut().for_each(|memo| *memo = Default::default());
+                    m.scratch.recovery_memo.iter_mut().for_each(|memo| *memo = Default::default());
                     let before = snapshot(&m);
                     let n = m.candidates().unwrap().len();
                     for i in 0..n {

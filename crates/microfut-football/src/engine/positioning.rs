@@ -38,7 +38,7 @@ impl Match {
         let pr = self.rules.params;
         let pitch = self.rules.pitch;
         let minute = self.state.minute(self.rules.clock.half_seconds);
-        for u in self.urgent.iter_mut() {
+        for u in self.scratch.urgent.iter_mut() {
             *u = false;
         }
 
@@ -47,7 +47,7 @@ impl Match {
         if let Some(c) = holder {
             let ct = self.state.players[c].team;
             let cpos = self.state.players[c].pos;
-            let mut near = std::mem::take(&mut self.near_scratch);
+            let mut near = std::mem::take(&mut self.scratch.near);
             near.clear();
             near.extend(
                 self.opponents(ct)
@@ -59,7 +59,7 @@ impl Match {
             for (k, (_, o)) in near.iter().take(pr.press_count as usize).enumerate() {
                 pressers[k] = *o;
             }
-            self.near_scratch = near;
+            self.scratch.near = near;
         }
         // A loose ball: the nearest player of each side goes for it.
         let mut chasers = [usize::MAX; 2];
@@ -102,7 +102,7 @@ impl Match {
         if let Some(c) = holder {
             let ct = self.state.players[c].team;
             let cpos = self.state.players[c].pos;
-            let mut near = std::mem::take(&mut self.near_scratch);
+            let mut near = std::mem::take(&mut self.scratch.near);
             near.clear();
             near.extend(
                 (0..n)
@@ -115,11 +115,11 @@ impl Match {
             for (k, (_, i)) in near.iter().take(pr.support_count as usize).enumerate() {
                 supporters[k] = *i;
             }
-            self.near_scratch = near;
+            self.scratch.near = near;
         }
 
         // Per side: the opponents' outfield positions in its frame and their last line.
-        let mut view = std::mem::take(&mut self.view_scratch);
+        let mut view = std::mem::take(&mut self.scratch.view);
         for (t, v) in view.iter_mut().enumerate() {
             v.clear();
             for o in 0..n {
@@ -157,7 +157,7 @@ impl Match {
         let receiver = action.filter(|(_, c)| matches!(c.kind, Kind::Pass | Kind::Throw)).and_then(|(_, c)| c.other);
         for p in 0..n {
             if Some(p) == holder || Some(p) == receiver {
-                self.targets[p] = self.state.players[p].pos;
+                self.scratch.targets[p] = self.state.players[p].pos;
                 continue;
             }
             let t = self.state.players[p].team;
@@ -165,10 +165,10 @@ impl Match {
             let attacking = self.state.possession == t;
             let mut shaped = false;
             let target = if let Some((_, spot)) = cover.filter(|&(q, _)| q == p) {
-                self.urgent[p] = true;
+                self.scratch.urgent[p] = true;
                 spot
             } else if pressers.contains(&p) {
-                self.urgent[p] = true;
+                self.scratch.urgent[p] = true;
                 let c = holder.expect("pressers only with a holder");
                 // Moving together through the round, a presser tracks where the carrier is going.
                 let going = match action {
@@ -195,7 +195,7 @@ impl Match {
                     spot
                 }
             } else if chasers[t] == p {
-                self.urgent[p] = true;
+                self.scratch.urgent[p] = true;
                 b
             } else if let Some((ct, landing)) =
                 cross.or(box_run).filter(|_| self.state.players[p].line != Line::Goalkeeper)
@@ -210,13 +210,13 @@ impl Match {
                 // runs, 0.6) they make their runs at their own pace.
                 let struck = cross.is_some();
                 if ct == t && runs {
-                    self.urgent[p] = struck;
+                    self.scratch.urgent[p] = struck;
                     // Runners spread across the landing zone.
                     let lanes = (pr.cross_runner_lanes as usize).max(1);
                     let k = (self.state.players[p].slot % lanes) as f64 - (lanes - 1) as f64 / 2.0;
                     self.landing_runner_spot(t, landing, k)
                 } else if ct != t && marks {
-                    self.urgent[p] = struck;
+                    self.scratch.urgent[p] = struck;
                     match content {
                         // 0.6: goal-side of the runner nearest him (the runners spread, so do
                         // their markers).
@@ -254,9 +254,9 @@ impl Match {
             // goes for the ball itself, which he can see (else he may stop short of it for ever).
             let error = if chasers[t] == p { V2::ZERO } else { self.state.players[p].error };
             let target = pitch.clamp(target + error);
-            self.targets[p] = self.frame(t, target);
+            self.scratch.targets[p] = self.frame(t, target);
         }
-        self.view_scratch = view;
+        self.scratch.view = view;
     }
 
     /// Lever `positioning_cadence` (issue 15): an off-ball player far from the ball, whose

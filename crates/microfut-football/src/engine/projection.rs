@@ -196,8 +196,8 @@ impl Match {
             return None;
         }
         let saved = self.state.players[p].inputs.clone();
-        let exact = self.exact_angles;
-        self.exact_angles = true;
+        let exact = self.scratch.exact_angles;
+        self.scratch.exact_angles = true;
         let rules = self.rules.clone();
         let rs = &rules.rs;
         let s = rules.slots;
@@ -311,7 +311,7 @@ impl Match {
             });
         }
         self.state.players[p].inputs = saved;
-        self.exact_angles = exact;
+        self.scratch.exact_angles = exact;
         Some(Projection { round: self.state.round, player: p, context, values })
     }
 }

@@ -464,7 +464,7 @@ impl Match {
                     let (p_test, p_goal) = self.penalty_estimate(c, i);
                     let dest = self.frame(t, V2::new(pitch.length, pitch.goal_y + aim.y));
                     self.push_candidate(c, Kind::Shoot, Target::None, dest, None, p_test, p_test);
-                    let cand = self.candidates.last_mut().expect("pushed");
+                    let cand = self.scratch.candidates.last_mut().expect("pushed");
                     cand.goal_chance = p_goal;
                     cand.zone = Some(aim.id.as_str().into());
                     cand.zone_index = Some(i as u8);
@@ -481,7 +481,7 @@ impl Match {
                 if walled {
                     let (p_shot, p_goal, priced) = self.strike_estimate(c, sp.free_kick.shot);
                     self.push_candidate(c, Kind::Shoot, Target::None, goal_w, None, p_shot, p_shot);
-                    let cand = self.candidates.last_mut().expect("pushed");
+                    let cand = self.scratch.candidates.last_mut().expect("pushed");
                     (cand.goal_chance, cand.priced_goal) = (p_goal, Some(priced));
                     cand.pipe = Some(sp.free_kick.shot);
                 }
@@ -498,7 +498,7 @@ impl Match {
             }
             RestartKind::KickOff => {}
         }
-        if self.candidates.is_empty() {
+        if self.scratch.candidates.is_empty() {
             // Nobody within reach (a throw with every team-mate far away): the nearest anyway.
             let range = f64::INFINITY;
             let (k, pipe) = match kind {
@@ -518,7 +518,7 @@ impl Match {
             let landing = self.frame(t, zone_point(z, from, &self.rules.pitch));
             let (p_cross, keep, goal, priced) = self.cross_estimate(c, landing, pipe);
             self.push_candidate(c, Kind::Cross, Target::None, landing, None, p_cross, keep);
-            let cand = self.candidates.last_mut().expect("pushed");
+            let cand = self.scratch.candidates.last_mut().expect("pushed");
             (cand.goal_chance, cand.priced_goal) = (goal, Some(priced));
             cand.zone = Some(z.id.as_str().into());
             cand.zone_index = Some(i as u8);
@@ -543,7 +543,7 @@ impl Match {
             let (p_pass, keep) = self.pass_estimate(c, r, rpos, pipe);
             let shirt = self.state.players[r].shirt;
             self.push_candidate(c, kind, Target::Player(shirt), rpos, Some(r), p_pass, keep);
-            self.candidates.last_mut().expect("pushed").pipe = Some(pipe);
+            self.scratch.candidates.last_mut().expect("pushed").pipe = Some(pipe);
         }
     }
 
