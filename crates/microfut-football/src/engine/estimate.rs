@@ -17,7 +17,7 @@ impl Match {
     /// Probability that the carrier keeps the ball at `dest`: 1 unless an opponent can engage him
     /// there, else the exact chance of the duel ending with the carrier keeping it.
     pub(super) fn keep_probability(&mut self, c: usize, dest: V2, dribbling: bool, only: Option<usize>) -> f64 {
-        let t = self.state.players[c].team;
+        let t = self.play.state.players[c].team;
         let reach = self.rules.params.tackle_reach;
         let engager = match only {
             Some(o) => Some(o),
@@ -25,7 +25,7 @@ impl Match {
                 // The nearest who can get there (the first of equals), each distance taken once.
                 let mut best: Option<(f64, usize)> = None;
                 for o in self.opponents(t) {
-                    let pl = &self.state.players[o];
+                    let pl = &self.play.state.players[o];
                     let q = pl.pos.dist2(dest);
                     if !sqrt_le(q, reach + pl.inputs.get(self.rules.slots.r_sprint)) {
                         continue;
@@ -42,7 +42,7 @@ impl Match {
         // Whoever can reach the carrier may choose to tackle: the carrier cannot count on being
         // only contained (0.5) — or, when the content says a carrier reads the defender (0.6),
         // only where that defender would choose to tackle.
-        let moving = dribbling || dest != self.state.players[c].pos;
+        let moving = dribbling || dest != self.play.state.players[c].pos;
         let (cv, dv) = self.duel_values(c, o, moving);
         let keep = self.keep_chance(cv, dv);
         let contain_risk = self.rules.npc.defending.contain_risk;
@@ -56,7 +56,7 @@ impl Match {
     /// his interception radius of the line (document §30), strictly between its two ends — or
     /// `None`.
     pub(super) fn reaches_line(&self, o: usize, from: V2, to: V2) -> Option<f64> {
-        let pos = self.state.players[o].pos;
+        let pos = self.play.state.players[o].pos;
         let end = self.rules.params.intercept_line_end;
         let (lo, hi) = (end, 1.0 - end);
         // `along_segment`'s quotient, divided only when it may fall inside (lo, hi): most
@@ -78,21 +78,25 @@ impl Match {
 
     /// Who may challenge a carrier at `at`: outfield players anywhere, a keeper inside his box.
     pub(super) fn may_challenge(&self, o: usize, at: V2) -> bool {
-        let pl = &self.state.players[o];
+        let pl = &self.play.state.players[o];
         pl.line != Line::Goalkeeper || self.rules.pitch.in_own_box(self.frame(pl.team, at))
     }
 
     /// Whether `o`, taken on and beaten by carrier `c`, is still beaten this round: for the round of
     /// the take-on and the content's `beaten_rounds` after it.
     pub(super) fn still_beaten(&self, o: usize, c: usize) -> bool {
-        matches!(self.state.players[o].beaten_by, Some((b, r))
-            if b == c && f64::from(self.state.round.saturating_sub(r)) <= self.rules.params.beaten_rounds)
+        matches!(self.play.state.players[o].beaten_by, Some((b, r))
+            if b == c && f64::from(self.play.state.round.saturating_sub(r)) <= self.rules.params.beaten_rounds)
     }
 
     /// The test a defender challenges with: a keeper smothers with his hands (his claim test),
     /// an outfield player tackles.
     pub(super) fn tackle_pipe(&self, o: usize) -> usize {
-        if self.state.players[o].line == Line::Goalkeeper { self.rules.pipes.claim } else { self.rules.pipes.tackle }
+        if self.play.state.players[o].line == Line::Goalkeeper {
+            self.rules.pipes.claim
+        } else {
+            self.rules.pipes.tackle
+        }
     }
 
     /// A defender's choice (content `defending`): tackle when his chance of winning the ball is
@@ -105,7 +109,7 @@ impl Match {
         // content's spread, by a hash of (seed, round, defender, carrier): deterministic, no die.
         let threshold = match d.tackle_spread {
             Some(spread) => {
-                let h = mix(&[self.seed, self.state.round as u64, o as u64, c as u64, 0x7ac1e]);
+                let h = mix(&[self.play.seed, self.play.state.round as u64, o as u64, c as u64, 0x7ac1e]);
                 d.tackle_min_chance + spread * ((h >> 11) as f64 / (1u64 << 53) as f64 - 0.5)
             }
             None => d.tackle_min_chance,
@@ -113,7 +117,7 @@ impl Match {
         if win >= threshold {
             return true;
         }
-        let t = self.state.players[c].team;
+        let t = self.play.state.players[c].team;
         let spot = self.frame(t, at);
         self.map(c, self.rules.pipes.opportunity, spot) >= d.tackle_threat
     }
@@ -155,7 +159,7 @@ impl Match {
     /// one pipeline on the carrier's inputs.
     pub(super) fn pass_test(&mut self, c: usize, to: V2, pipe: usize) -> (f64, Option<Difficulty>) {
         let s = self.rules.slots;
-        let from = self.state.players[c].pos;
+        let from = self.play.state.players[c].pos;
         self.set(c, s.distance, from.dist(to));
         self.set_orientation(c, to);
         let res = self.estimate(c, pipe);
@@ -208,8 +212,8 @@ impl Match {
         let s = self.rules.slots;
         let pipes = self.rules.pipes;
         let pr = self.rules.params;
-        let from = self.state.players[c].pos;
-        let t = self.state.players[c].team;
+        let from = self.play.state.players[c].pos;
+        let t = self.play.state.players[c].team;
         for o in self.opponents(t) {
             if let Some(along) = self.reaches_line(o, from, to) {
                 sc.on_line.push((o, from + (to - from) * along));
@@ -260,7 +264,7 @@ impl Match {
         let mut nonfinite = None;
         for (i, &(o, _)) in sc.on_line.iter().enumerate() {
             let diffs = &mut sc.diffs;
-            interception.resolve_each(&mut self.state.players[o].inputs, s.q_int, q_ints, |k, res| {
+            interception.resolve_each(&mut self.play.state.players[o].inputs, s.q_int, q_ints, |k, res| {
                 if res.nonfinite.is_some() {
                     nonfinite.get_or_insert((pipes.interception, res));
                 }
@@ -269,13 +273,18 @@ impl Match {
         }
         sc.control.resize(pairs, 0.0);
         let control = &mut sc.control;
-        rules.rs.pipelines[pipes.control].resolve_each(&mut self.state.players[r].inputs, s.q_rec, q_recs, |k, res| {
-            if res.nonfinite.is_some() {
-                nonfinite.get_or_insert((pipes.control, res));
-            }
-            let d = res.diff().expect("the engine's action pipelines are checked at load");
-            control[k] = rules.margins.control_keep_of(d);
-        });
+        rules.rs.pipelines[pipes.control].resolve_each(
+            &mut self.play.state.players[r].inputs,
+            s.q_rec,
+            q_recs,
+            |k, res| {
+                if res.nonfinite.is_some() {
+                    nonfinite.get_or_insert((pipes.control, res));
+                }
+                let d = res.diff().expect("the engine's action pipelines are checked at load");
+                control[k] = rules.margins.control_keep_of(d);
+            },
+        );
         if let Some((pipe, res)) = nonfinite {
             self.check_finite(pipe, &res);
         }
@@ -299,20 +308,20 @@ impl Match {
     /// prices it — see [`Match::strike_estimate`]).
     pub(super) fn cross_estimate(&mut self, c: usize, landing: V2, pipe: usize) -> (f64, f64, f64, f64) {
         let s = self.rules.slots;
-        let from = self.state.players[c].pos;
+        let from = self.play.state.players[c].pos;
         self.set(c, s.distance, from.dist(landing));
         self.set_orientation(c, landing);
         let p_cross = self.estimate(c, pipe).chance();
         // The best header of each side within reach of the landing point after this round's runs.
-        let t = self.state.players[c].team;
+        let t = self.play.state.players[c].team;
         let radius = self.rules.params.aerial_contest_radius;
         // The easiest header (lowest difficulty) of each side.
         let mut best: [Option<Difficulty>; 2] = [None, None];
         let mut header: Option<(Difficulty, usize)> = None;
         let rules = self.rules.clone();
         let content = rules.npc.cross.as_ref();
-        for p in 0..self.state.players.len() {
-            let pl = &self.state.players[p];
+        for p in 0..self.play.state.players.len() {
+            let pl = &self.play.state.players[p];
             let keeper = pl.line == Line::Goalkeeper;
             if p == c || (keeper && content.is_none()) {
                 continue;
@@ -342,14 +351,14 @@ impl Match {
                     }
                     (true, None) => pl.inputs.get(s.r_sprint),
                 };
-                if self.state.players[p].pos.dist(landing) > radius + reach {
+                if self.play.state.players[p].pos.dist(landing) > radius + reach {
                     continue;
                 }
                 self.rules.pipes.aerial_duel
             };
             self.set_match_state(p);
             let Some(d) = self.estimate(p, pipe).diff() else { continue };
-            let side = usize::from(self.state.players[p].team != t);
+            let side = usize::from(self.play.state.players[p].team != t);
             best[side] = Some(best[side].map_or(d, |b: Difficulty| if d.real() < b.real() { d } else { b }));
             if side == 0 && header.is_none_or(|(hd, _): (Difficulty, usize)| d.real() < hd.real()) {
                 header = Some((d, p));
@@ -365,17 +374,17 @@ impl Match {
         // Where the best header of the attacking side would head from, if he wins it.
         let (goal, priced) = match header {
             Some((_, h)) if keep > 0.0 => {
-                let at = self.state.players[h].pos;
-                self.state.players[h].pos = landing;
+                let at = self.play.state.players[h].pos;
+                self.play.state.players[h].pos = landing;
                 // The keeper sets himself during the flight as he will in play (engine 0.5.9).
                 let reset = self
                     .keeper_reset(t, from, landing)
-                    .map(|(k, to)| (k, std::mem::replace(&mut self.state.players[k].pos, to)));
+                    .map(|(k, to)| (k, std::mem::replace(&mut self.play.state.players[k].pos, to)));
                 let (_, p_goal, p_priced) = self.strike_estimate(h, self.rules.pipes.header);
                 if let Some((k, stood)) = reset {
-                    self.state.players[k].pos = stood;
+                    self.play.state.players[k].pos = stood;
                 }
-                self.state.players[h].pos = at;
+                self.play.state.players[h].pos = at;
                 (keep * p_goal, keep * p_priced)
             }
             _ => (0.0, 0.0),
@@ -393,15 +402,15 @@ impl Match {
         let (res, target) = self.prepare_strike(c, pipe);
         let p_success = res.chance();
         let Some(difficulty) = res.diff().filter(|_| res.possible) else { return (0.0, 0.0, 0.0) };
-        let t = self.state.players[c].team;
-        let from = self.state.players[c].pos;
+        let t = self.play.state.players[c].team;
+        let from = self.play.state.players[c].pos;
         let keeper = self.keeper(1 - t);
         self.prepare_keeper(keeper, c);
         let mut sc = std::mem::take(&mut self.scratch.strike);
         sc.clear();
-        if !self.penalty_kick {
+        if !self.play.penalty_kick {
             for o in self.opponents(t) {
-                if self.state.players[o].line == Line::Goalkeeper {
+                if self.play.state.players[o].line == Line::Goalkeeper {
                     continue;
                 }
                 if let Some(along) = self.reaches_line(o, from, target) {

@@ -34,16 +34,16 @@ impl Match {
     }
 
     fn base_axes(&self, t: usize) -> Axes {
-        let p = self.teams[t].personality;
+        let p = self.play.teams[t].personality;
         Axes { verticality: p.verticality as f64, security: p.security as f64, risk_tolerance: p.risk_tolerance as f64 }
     }
 
     /// The temporary shift of each axis from the score and the minute (content pipelines).
     fn adaptation(&mut self, carrier: usize) -> Axes {
-        let t = self.state.players[carrier].team;
+        let t = self.play.state.players[carrier].team;
         let s = self.rules.slots;
-        let diff = self.state.score[t] as f64 - self.state.score[1 - t] as f64;
-        let minute = self.state.minute(self.rules.clock.half_seconds);
+        let diff = self.play.state.score[t] as f64 - self.play.state.score[1 - t] as f64;
+        let minute = self.play.state.minute(self.rules.clock.half_seconds);
         self.set_scaled(carrier, s.goal_diff, diff);
         self.set_scaled(carrier, s.minute, minute);
         let pipes = self.rules.pipes;
@@ -74,10 +74,10 @@ impl Match {
     /// scored exactly only as far as the choice needs (see [`Match::weigh_lazily`]).
     pub(super) fn generate_candidates(&mut self, c: usize, lazy: bool) {
         self.scratch.candidates.clear();
-        let t = self.state.players[c].team;
+        let t = self.play.state.players[c].team;
         let pr = self.rules.params;
         let pitch = self.rules.pitch;
-        let cpos = self.state.players[c].pos;
+        let cpos = self.play.state.players[c].pos;
         let cf = self.frame(t, cpos);
         let goal_f = pitch.goal();
         let to_goal = (goal_f - cf).unit();
@@ -91,7 +91,7 @@ impl Match {
             return;
         }
 
-        if self.penalty_kick {
+        if self.play.penalty_kick {
             let (p_shot, p_goal, priced) = self.strike_estimate(c, self.rules.pipes.finishing);
             let goal_w = self.frame(t, goal_f);
             self.push_candidate(c, Kind::Shoot, Target::None, goal_w, None, p_shot, p_shot);
@@ -102,14 +102,14 @@ impl Match {
         }
 
         // Carry in the content's directions (relative to the line to goal), for the lines that may.
-        let may_carry = self.rules.npc.carry.lines.contains(&self.state.players[c].line);
+        let may_carry = self.rules.npc.carry.lines.contains(&self.play.state.players[c].line);
         let directions = if may_carry { self.rules.npc.carry.directions.len() } else { 0 };
         let pace = self.rules.npc.carry.with_ball_pace as usize;
         for k in 0..directions {
             let (deg, turn) = (self.rules.npc.carry.directions[k], self.rules.npc.carry.turns[k]);
             let dir_f = to_goal.turned(turn);
             // A direction turns with the pitch: the half-turn negates it.
-            let dir_w = if self.state.attacks_right[t] { dir_f } else { dir_f * -1.0 };
+            let dir_w = if self.play.state.attacks_right[t] { dir_f } else { dir_f * -1.0 };
             let range = self.movement_range(c, pace, true, dir_w);
             let dest = cpos + dir_w * range;
             if range < pr.carry_min_range || !pitch.in_bounds(dest) || self.path_blocked(c, cpos, dest) {
@@ -121,18 +121,18 @@ impl Match {
 
         // Pass to every team-mate in range.
         let range = self.get(c, self.rules.slots.range);
-        for r in 0..self.state.players.len() {
-            if r == c || self.state.players[r].team != t {
+        for r in 0..self.play.state.players.len() {
+            if r == c || self.play.state.players[r].team != t {
                 continue;
             }
-            let rpos = self.state.players[r].pos;
+            let rpos = self.play.state.players[r].pos;
             let d = cpos.dist(rpos);
             // Lever `npc_pass_reach`: beyond it no sane pass goes, whatever the passer's range.
             if d < pr.pass_min_distance || d > range || self.rules.levers.pass_reach.is_some_and(|reach| d > reach) {
                 continue;
             }
             let (p_pass, difficulty) = self.pass_test(c, rpos, self.rules.pipes.pass);
-            let shirt = self.state.players[r].shirt;
+            let shirt = self.play.state.players[r].shirt;
             match difficulty {
                 // The keep chance (interceptors, the receiver's control) waits for the bound.
                 Some(d) if lazy => {
@@ -172,8 +172,8 @@ impl Match {
         // Take on the opponent straight ahead.
         let ahead = self
             .opponents(t)
-            .filter(|&o| self.state.players[o].line != Line::Goalkeeper)
-            .map(|o| (o, self.frame(t, self.state.players[o].pos)))
+            .filter(|&o| self.play.state.players[o].line != Line::Goalkeeper)
+            .map(|o| (o, self.frame(t, self.play.state.players[o].pos)))
             .filter(|(_, of)| {
                 of.dist(cf) <= pr.dribble_trigger_distance && angle_between(to_goal, *of - cf) <= pr.dribble_cone
             })
@@ -184,7 +184,7 @@ impl Match {
             if pitch.in_bounds(beyond_f) {
                 let keep = self.keep_probability(c, dest, true, Some(o));
                 let p_dribble = self.estimate(c, self.rules.pipes.dribble).chance();
-                let shirt = self.state.players[o].shirt;
+                let shirt = self.play.state.players[o].shirt;
                 self.push_candidate(c, Kind::Dribble, Target::Player(shirt), dest, Some(o), p_dribble, keep);
             }
         }
@@ -195,11 +195,11 @@ impl Match {
     /// A carry cannot go through an opponent standing goal-side on its path: getting past him is
     /// a take-on (the dribble candidate), not a carry.
     fn path_blocked(&self, c: usize, from: V2, to: V2) -> bool {
-        let t = self.state.players[c].team;
+        let t = self.play.state.players[c].team;
         let reach = self.rules.params.tackle_reach;
         let from_f = self.frame(t, from);
         self.opponents(t).any(|o| {
-            let pl = &self.state.players[o];
+            let pl = &self.play.state.players[o];
             let beaten = self.still_beaten(o, c);
             if beaten || self.frame(t, pl.pos).x <= from_f.x {
                 return false;
@@ -241,12 +241,12 @@ impl Match {
 
     /// Terms, weights and noise for every candidate.
     fn score_candidates(&mut self, c: usize) {
-        let t = self.state.players[c].team;
+        let t = self.play.state.players[c].team;
         let pitch = self.rules.pitch;
-        let cf = self.frame(t, self.state.players[c].pos);
+        let cf = self.frame(t, self.play.state.players[c].pos);
         let base = self.base_axes(t);
         let shift = self.adaptation(c);
-        self.planner.adapted = Some((self.state.round, c, shift));
+        self.planner.adapted = Some((self.play.state.round, c, shift));
         let adapted = Axes {
             verticality: base.verticality + shift.verticality,
             security: base.security + shift.security,
@@ -260,7 +260,7 @@ impl Match {
         // tests (known before any lazy evaluation; no die). Absent, losses cost the danger alone.
         let pv =
             self.rules.npc.possession_value.map(|v| v.weight * self.best_pass_chance() * self.lead_factor(t, v.lead));
-        self.planner.possession_value = pv.map(|v| (self.state.round, c, v));
+        self.planner.possession_value = pv.map(|v| (self.play.state.round, c, v));
         let lost = |danger: f64| match pv {
             Some(v) => danger + v,
             None => danger,
@@ -302,7 +302,7 @@ impl Match {
             };
             // What losing the ball costs: the danger where it is lost, and the ball itself.
             let lost_danger = lost(lost_danger);
-            let h = mix(&[self.seed, self.state.round as u64, c as u64, i as u64]);
+            let h = mix(&[self.play.seed, self.play.state.round as u64, c as u64, i as u64]);
             let noise = noise_amp * (2.0 * ((h >> 11) as f64 / (1u64 << 53) as f64) - 1.0);
             let bias = self.rules.npc.bias.of(kind);
             let cand = &mut self.scratch.candidates[i];
@@ -347,8 +347,10 @@ impl Match {
     fn lead_factor(&self, t: usize, lead: Option<(usize, f64)>) -> f64 {
         let Some((skill, per_point)) = lead else { return 1.0 };
         let mean = |team: usize| {
-            let (sum, n) = (0..self.state.players.len())
-                .filter(|&p| self.state.players[p].team == team && self.state.players[p].line != Line::Goalkeeper)
+            let (sum, n) = (0..self.play.state.players.len())
+                .filter(|&p| {
+                    self.play.state.players[p].team == team && self.play.state.players[p].line != Line::Goalkeeper
+                })
                 .fold((0.0, 0usize), |(s, n), p| (s + self.get(p, skill), n + 1));
             if n == 0 { 0.0 } else { sum / n as f64 }
         };
@@ -443,7 +445,7 @@ impl Match {
     /// The phase a decision is taken in: the restart the carrier takes, or the content's phase
     /// of open play for the ball's depth `x` in his attacking frame.
     fn phase(&self, x: f64) -> std::borrow::Cow<'static, str> {
-        if let Some(kind) = self.taking {
+        if let Some(kind) = self.play.taking {
             return kind.name().into();
         }
         let phases = &self.rules.npc.phases;
@@ -458,29 +460,29 @@ impl Match {
             self.chronicle.log.push_dropped();
             return;
         }
-        let t = self.state.players[carrier].team;
+        let t = self.play.state.players[carrier].team;
         let base = self.base_axes(t);
         // Scored this round for this carrier: the same values (the score and the minute have
         // not moved since).
-        let shift = match self.planner.adapted_for(self.state.round, carrier) {
+        let shift = match self.planner.adapted_for(self.play.state.round, carrier) {
             Some(shift) => shift,
             None => self.adaptation(carrier),
         };
         let (club_id, player_id) = self.chronicle.log_ids[carrier].clone();
-        let bf = self.frame(t, self.state.ball);
-        let possession_value = self.planner.possession_value_for(self.state.round, carrier);
+        let bf = self.frame(t, self.play.state.ball);
+        let possession_value = self.planner.possession_value_for(self.play.state.round, carrier);
         let d = Decision {
             engine_version: microfut_core::catalog::ENGINE_VERSION,
-            seed: self.seed,
-            round: self.state.round,
+            seed: self.play.seed,
+            round: self.play.state.round,
             club_id,
             club_personality: base,
             adaptation: shift,
             player_id,
             match_state_summary: StateSummary {
-                minute: super::round2(self.state.minute(self.rules.clock.half_seconds)),
-                score: self.state.score,
-                goal_diff: self.state.score[t] as i32 - self.state.score[1 - t] as i32,
+                minute: super::round2(self.play.state.minute(self.rules.clock.half_seconds)),
+                score: self.play.state.score,
+                goal_diff: self.play.state.score[t] as i32 - self.play.state.score[1 - t] as i32,
                 ball: [super::round2(bf.x), super::round2(bf.y)],
                 phase: self.phase(bf.x),
             },

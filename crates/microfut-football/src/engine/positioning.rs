@@ -12,17 +12,17 @@ impl Match {
     /// One positioning test per off-ball player when possession changes hands (baseline §10):
     /// a failure places the destination |margin| × error-per-margin away from the ideal point.
     pub(super) fn positioning_tests(&mut self) {
-        let holder = self.state.holder();
+        let holder = self.play.state.holder();
         let pipe = self.rules.pipes.positioning;
         let per_margin = self.rules.params.positioning_error_per_margin;
-        for p in 0..self.state.players.len() {
+        for p in 0..self.play.state.players.len() {
             if Some(p) == holder {
-                self.state.players[p].error = V2::ZERO;
+                self.play.state.players[p].error = V2::ZERO;
                 continue;
             }
             self.set_match_state(p);
             let (_, roll) = self.test(p, pipe, super::projection::RollRole::Positioning);
-            self.state.players[p].error = if roll.margin < 0 {
+            self.play.state.players[p].error = if roll.margin < 0 {
                 self.random_dir() * (roll.margin.unsigned_abs() as f64 * per_margin)
             } else {
                 V2::ZERO
@@ -32,12 +32,12 @@ impl Match {
 
     /// Every player's destination this round, in world coordinates, and whether he hurries.
     pub(super) fn compute_targets(&mut self, action: Option<&(usize, Candidate)>) {
-        let n = self.state.players.len();
-        let holder = self.state.holder();
-        let loose = self.state.ball_state == Ball::Loose;
+        let n = self.play.state.players.len();
+        let holder = self.play.state.holder();
+        let loose = self.play.state.ball_state == Ball::Loose;
         let pr = self.rules.params;
         let pitch = self.rules.pitch;
-        let minute = self.state.minute(self.rules.clock.half_seconds);
+        let minute = self.play.state.minute(self.rules.clock.half_seconds);
         for u in self.scratch.urgent.iter_mut() {
             *u = false;
         }
@@ -45,14 +45,14 @@ impl Match {
         // Pressing: the nearest outfield defenders to the carrier close him down.
         let mut pressers = [usize::MAX; MAX_HELPERS];
         if let Some(c) = holder {
-            let ct = self.state.players[c].team;
-            let cpos = self.state.players[c].pos;
+            let ct = self.play.state.players[c].team;
+            let cpos = self.play.state.players[c].pos;
             let mut near = std::mem::take(&mut self.scratch.near);
             near.clear();
             near.extend(
                 self.opponents(ct)
-                    .filter(|&o| self.state.players[o].line != Line::Goalkeeper)
-                    .map(|o| (self.state.players[o].pos.dist(cpos), o))
+                    .filter(|&o| self.play.state.players[o].line != Line::Goalkeeper)
+                    .map(|o| (self.play.state.players[o].pos.dist(cpos), o))
                     .filter(|(d, _)| *d <= pr.press_radius),
             );
             near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
@@ -66,30 +66,31 @@ impl Match {
         if loose {
             for (t, chaser) in chasers.iter_mut().enumerate() {
                 *chaser = (0..n)
-                    .filter(|&i| self.state.players[i].team == t)
+                    .filter(|&i| self.play.state.players[i].team == t)
                     .filter(|&i| {
-                        self.state.players[i].line != Line::Goalkeeper || {
-                            let b = self.frame(t, self.state.ball);
+                        self.play.state.players[i].line != Line::Goalkeeper || {
+                            let b = self.frame(t, self.play.state.ball);
                             pitch.in_own_box(b)
                         }
                     })
                     .min_by(|&a, &b| {
-                        let da = self.state.players[a].pos.dist(self.state.ball);
-                        let db = self.state.players[b].pos.dist(self.state.ball);
+                        let da = self.play.state.players[a].pos.dist(self.play.state.ball);
+                        let db = self.play.state.players[b].pos.dist(self.play.state.ball);
                         da.total_cmp(&db).then(a.cmp(&b))
                     })
                     .unwrap_or(usize::MAX);
             }
         }
-        let cross =
-            action.filter(|(_, c)| c.kind == Kind::Cross).map(|(c, cand)| (self.state.players[*c].team, cand.dest));
+        let cross = action
+            .filter(|(_, c)| c.kind == Kind::Cross)
+            .map(|(c, cand)| (self.play.state.players[*c].team, cand.dest));
         // 0.6: runners attack the box while their carrier stands where he could cross.
         let rules = self.rules.clone();
         let content = rules.npc.cross.as_ref();
         let box_run = match (cross, holder, content) {
             (None, Some(c), Some(x)) if x.box_runs => {
-                let ct = self.state.players[c].team;
-                let cpos = self.state.players[c].pos;
+                let ct = self.play.state.players[c].team;
+                let cpos = self.play.state.players[c].pos;
                 let f = self.frame(ct, cpos);
                 let from_x = x.box_runs_from_x.unwrap_or(pr.cross_min_x);
                 let wide = (f.y - pitch.goal_y).abs() >= pr.cross_min_wide;
@@ -100,16 +101,18 @@ impl Match {
         // Support: the carrier's nearest outfield team-mates offer him angles ahead.
         let mut supporters = [usize::MAX; MAX_HELPERS];
         if let Some(c) = holder {
-            let ct = self.state.players[c].team;
-            let cpos = self.state.players[c].pos;
+            let ct = self.play.state.players[c].team;
+            let cpos = self.play.state.players[c].pos;
             let mut near = std::mem::take(&mut self.scratch.near);
             near.clear();
             near.extend(
                 (0..n)
                     .filter(|&i| {
-                        i != c && self.state.players[i].team == ct && self.state.players[i].line != Line::Goalkeeper
+                        i != c
+                            && self.play.state.players[i].team == ct
+                            && self.play.state.players[i].line != Line::Goalkeeper
                     })
-                    .map(|i| (self.state.players[i].pos.dist(cpos), i)),
+                    .map(|i| (self.play.state.players[i].pos.dist(cpos), i)),
             );
             near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
             for (k, (_, i)) in near.iter().take(pr.support_count as usize).enumerate() {
@@ -123,7 +126,7 @@ impl Match {
         for (t, v) in view.iter_mut().enumerate() {
             v.clear();
             for o in 0..n {
-                let pl = &self.state.players[o];
+                let pl = &self.play.state.players[o];
                 if pl.team != t && pl.line != Line::Goalkeeper {
                     v.push(self.frame(t, pl.pos));
                 }
@@ -133,17 +136,17 @@ impl Match {
         // steps across, goal-side of the carrier.
         let cover = match (self.rules.behaviours.cover_distance, holder) {
             (Some(gap), Some(c)) => {
-                let ct = self.state.players[c].team;
-                let cpos = self.state.players[c].pos;
+                let ct = self.play.state.players[c].team;
+                let cpos = self.play.state.players[c].pos;
                 let beaten = self.opponents(ct).find(|&o| self.still_beaten(o, c));
                 beaten.and_then(|b| {
                     let coverer = self
                         .opponents(ct)
                         .filter(|&o| o != b && !pressers.contains(&o))
-                        .filter(|&o| self.state.players[o].line != Line::Goalkeeper)
+                        .filter(|&o| self.play.state.players[o].line != Line::Goalkeeper)
                         .min_by(|&x, &y| {
-                            let dx = self.state.players[x].pos.dist2(cpos);
-                            let dy = self.state.players[y].pos.dist2(cpos);
+                            let dx = self.play.state.players[x].pos.dist2(cpos);
+                            let dy = self.play.state.players[y].pos.dist2(cpos);
                             dx.total_cmp(&dy).then(x.cmp(&y))
                         })?;
                     let t = 1 - ct;
@@ -157,12 +160,12 @@ impl Match {
         let receiver = action.filter(|(_, c)| matches!(c.kind, Kind::Pass | Kind::Throw)).and_then(|(_, c)| c.other);
         for p in 0..n {
             if Some(p) == holder || Some(p) == receiver {
-                self.scratch.targets[p] = self.state.players[p].pos;
+                self.scratch.targets[p] = self.play.state.players[p].pos;
                 continue;
             }
-            let t = self.state.players[p].team;
-            let b = self.frame(t, self.state.ball);
-            let attacking = self.state.possession == t;
+            let t = self.play.state.players[p].team;
+            let b = self.frame(t, self.play.state.ball);
+            let attacking = self.play.state.possession == t;
             let mut shaped = false;
             let target = if let Some((_, spot)) = cover.filter(|&(q, _)| q == p) {
                 self.scratch.urgent[p] = true;
@@ -173,18 +176,18 @@ impl Match {
                 // Moving together through the round, a presser tracks where the carrier is going.
                 let going = match action {
                     Some((_, cand)) if matches!(cand.kind, Kind::Carry | Kind::Dribble) => cand.dest,
-                    _ => self.state.players[c].pos,
+                    _ => self.play.state.players[c].pos,
                 };
                 // He closes in to tackle when it is worth it (content `defending`), and otherwise
                 // contains from the goal side at the content's distance.
-                let moving = going != self.state.players[c].pos;
+                let moving = going != self.play.state.players[c].pos;
                 let engage = self.would_tackle(c, p, going, moving);
                 let cpos = self.frame(t, going);
                 let gap = if engage { 0.0 } else { pr.press_goal_side };
                 cpos + (pitch.own_goal() - cpos).unit() * gap
             } else if let Some(k) = supporters.iter().position(|&s| s == p).filter(|_| cross.is_none()) {
                 let c = holder.expect("supporters only with a holder");
-                let cpos = self.frame(t, self.state.players[c].pos);
+                let cpos = self.frame(t, self.play.state.players[c].pos);
                 let side = if k % 2 == 0 { 1.0 } else { -1.0 };
                 let ahead = V2::new(1.0, 0.0).rotated(side * pr.support_angle);
                 let spot = cpos + ahead * pr.support_distance;
@@ -198,10 +201,10 @@ impl Match {
                 self.scratch.urgent[p] = true;
                 b
             } else if let Some((ct, landing)) =
-                cross.or(box_run).filter(|_| self.state.players[p].line != Line::Goalkeeper)
+                cross.or(box_run).filter(|_| self.play.state.players[p].line != Line::Goalkeeper)
             {
                 let l = self.frame(t, landing);
-                let line = self.state.players[p].line;
+                let line = self.play.state.players[p].line;
                 let (runs, marks) = match content {
                     Some(x) => (x.runners.contains(&line), x.markers.contains(&line)),
                     None => (matches!(line, Line::Attack | Line::Midfield), line == Line::Defence),
@@ -213,7 +216,7 @@ impl Match {
                     self.scratch.urgent[p] = struck;
                     // Runners spread across the landing zone.
                     let lanes = (pr.cross_runner_lanes as usize).max(1);
-                    let k = (self.state.players[p].slot % lanes) as f64 - (lanes - 1) as f64 / 2.0;
+                    let k = (self.play.state.players[p].slot % lanes) as f64 - (lanes - 1) as f64 / 2.0;
                     self.landing_runner_spot(t, landing, k)
                 } else if ct != t && marks {
                     self.scratch.urgent[p] = struck;
@@ -221,16 +224,16 @@ impl Match {
                         // 0.6: goal-side of the runner nearest him (the runners spread, so do
                         // their markers).
                         Some(x) => {
-                            let me = self.state.players[p].pos;
+                            let me = self.play.state.players[p].pos;
                             let runner = self
                                 .opponents(t)
-                                .filter(|&o| x.runners.contains(&self.state.players[o].line))
+                                .filter(|&o| x.runners.contains(&self.play.state.players[o].line))
                                 .min_by(|&a, &b| {
-                                    let da = self.state.players[a].pos.dist2(me);
-                                    let db = self.state.players[b].pos.dist2(me);
+                                    let da = self.play.state.players[a].pos.dist2(me);
+                                    let db = self.play.state.players[b].pos.dist2(me);
                                     da.total_cmp(&db).then(a.cmp(&b))
                                 });
-                            let r = runner.map_or(l, |o| self.frame(t, self.state.players[o].pos));
+                            let r = runner.map_or(l, |o| self.frame(t, self.play.state.players[o].pos));
                             r + (pitch.own_goal() - r).unit() * pr.mark_goal_side
                         }
                         // Between the landing point and the goal, goal side.
@@ -249,10 +252,10 @@ impl Match {
                 self.shape_target(p, b, attacking, minute, &view[t])
             };
             // When his destination came from the team shape (lever `positioning_cadence`).
-            self.shaped[p] = shaped.then_some((self.state.round, self.state.possession));
+            self.play.shaped[p] = shaped.then_some((self.play.state.round, self.play.state.possession));
             // The positioning test measures how well a player reads where to stand; a chaser
             // goes for the ball itself, which he can see (else he may stop short of it for ever).
-            let error = if chasers[t] == p { V2::ZERO } else { self.state.players[p].error };
+            let error = if chasers[t] == p { V2::ZERO } else { self.play.state.players[p].error };
             let target = pitch.clamp(target + error);
             self.scratch.targets[p] = self.frame(t, target);
         }
@@ -265,12 +268,12 @@ impl Match {
     /// cadence of 2 places half of them each round). Off without the lever.
     fn keeps_shape(&self, p: usize) -> bool {
         let Some((cadence, radius)) = self.rules.levers.positioning else { return false };
-        let Some((at, possession)) = self.shaped[p] else { return false };
-        let round = self.state.round;
-        possession == self.state.possession
+        let Some((at, possession)) = self.play.shaped[p] else { return false };
+        let round = self.play.state.round;
+        possession == self.play.state.possession
             && round.wrapping_sub(at) < cadence
             && !(round as usize + p).is_multiple_of(cadence as usize)
-            && !sqrt_le(self.state.players[p].pos.dist2(self.state.ball), radius)
+            && !sqrt_le(self.play.state.players[p].pos.dist2(self.play.state.ball), radius)
     }
 
     /// Where a runner attacks a cross, in his team's frame: spread around the landing point.
@@ -285,9 +288,9 @@ impl Match {
     fn shape_target(&self, p: usize, b: V2, attacking: bool, minute: f64, opponents: &[V2]) -> V2 {
         let pr = self.rules.params;
         let pitch = self.rules.pitch;
-        let pl = &self.state.players[p];
+        let pl = &self.play.state.players[p];
         let t = pl.team;
-        let team = &self.teams[t];
+        let team = &self.play.teams[t];
         let slot = &self.rules.formations[team.formation].slots[pl.slot];
         let (cx, cy) = (pitch.length / 2.0, pitch.width / 2.0);
         if pl.line == Line::Goalkeeper {
@@ -295,7 +298,7 @@ impl Match {
             return pr.keeper_spot(goal, b);
         }
         let personality = team.personality;
-        let goal_diff = self.state.score[t] as i32 - self.state.score[1 - t] as i32;
+        let goal_diff = self.play.state.score[t] as i32 - self.play.state.score[1 - t] as i32;
         let mut x = slot.x + pr.pos_follow_x * (b.x - cx);
         let width = if attacking { pr.pos_width_attack } else { pr.pos_width_defence };
         let y = cy + (slot.y - cy) * width + pr.pos_follow_y * (b.y - cy);

@@ -159,7 +159,7 @@ pub struct Projection {
 impl Match {
     /// Raw words the run's dice have drawn: a read must leave it unchanged.
     pub fn dice_draws(&self) -> u64 {
-        self.dice.draws()
+        self.play.dice.draws()
     }
 
     /// The tests rolled since the current round began (after `decide`, the whole round).
@@ -186,16 +186,16 @@ impl Match {
     /// A pending candidate's explanation: its test as it will be rolled if declared now (see
     /// [`Match::explain_candidate`]), leaving the match as it was.
     pub fn explain_pending(&mut self, i: usize) -> Option<microfut_core::pipeline::Explanation> {
-        self.pending.as_ref()?;
+        self.play.pending.as_ref()?;
         self.explain_candidate(i)
     }
 
     /// Player `p`'s values in the match context. Read-only: no die, no lasting change.
     pub fn project(&mut self, p: usize) -> Option<Projection> {
-        if p >= self.state.players.len() {
+        if p >= self.play.state.players.len() {
             return None;
         }
-        let saved = self.state.players[p].inputs.clone();
+        let saved = self.play.state.players[p].inputs.clone();
         let exact = self.scratch.exact_angles;
         self.scratch.exact_angles = true;
         let rules = self.rules.clone();
@@ -205,12 +205,12 @@ impl Match {
         let defaults = rs.inputs();
         for (slot, v) in rs.vars.iter().enumerate() {
             if v.kind == VarKind::Context {
-                self.state.players[p].inputs.set(slot, defaults.get(slot));
+                self.play.state.players[p].inputs.set(slot, defaults.get(slot));
             }
         }
         self.prepare_strike(p, rules.pipes.finishing);
-        let inputs = self.state.players[p].inputs.clone();
-        let pl = &self.state.players[p];
+        let inputs = self.play.state.players[p].inputs.clone();
+        let pl = &self.play.state.players[p];
         let neutral = inputs.get(s.neutral_orientation) > 0.0 || pl.dir == V2::ZERO;
         let context = ProjectionContext {
             stamina: inputs.get(s.stamina),
@@ -220,7 +220,7 @@ impl Match {
             distance_to_goal: inputs.get(s.distance),
             angle_to_goal: inputs.get(s.angle),
         };
-        let sheet = &self.teams[pl.team].club.squad[pl.sheet];
+        let sheet = &self.play.teams[pl.team].club.squad[pl.sheet];
         let mut values = Vec::new();
         for (slot, v) in rs.vars.iter().enumerate() {
             let kind = match v.kind {
@@ -310,9 +310,9 @@ impl Match {
                 contributions,
             });
         }
-        self.state.players[p].inputs = saved;
+        self.play.state.players[p].inputs = saved;
         self.scratch.exact_angles = exact;
-        Some(Projection { round: self.state.round, player: p, context, values })
+        Some(Projection { round: self.play.state.round, player: p, context, values })
     }
 }
 

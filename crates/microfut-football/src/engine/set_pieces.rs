@@ -370,16 +370,16 @@ impl Match {
     /// The outfield player of team `t` a taker rule picks: the highest ranked (the first of
     /// equals), or the nearest to the spot.
     pub(super) fn pick_taker(&self, t: usize, rule: Taker, spot: V2) -> usize {
-        let outfield = (0..self.state.players.len())
-            .filter(|&p| self.state.players[p].team == t && self.state.players[p].line != Line::Goalkeeper);
+        let outfield = (0..self.play.state.players.len())
+            .filter(|&p| self.play.state.players[p].team == t && self.play.state.players[p].line != Line::Goalkeeper);
         match rule {
             Taker::Rank(pipe) => outfield
                 .map(|p| (self.estimate(p, pipe).value, p))
                 .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)))
                 .map(|(_, p)| p),
             Taker::Nearest => outfield.min_by(|&a, &b| {
-                let da = self.state.players[a].pos.dist(spot);
-                let db = self.state.players[b].pos.dist(spot);
+                let da = self.play.state.players[a].pos.dist(spot);
+                let db = self.play.state.players[b].pos.dist(spot);
                 da.total_cmp(&db).then(a.cmp(&b))
             }),
         }
@@ -418,8 +418,8 @@ impl Match {
     /// Players in the wall for a free kick from where player `c` stands.
     pub(super) fn wall_size(&self, c: usize) -> u32 {
         let Some(sp) = &self.rules.set_pieces else { return 0 };
-        let t = self.state.players[c].team;
-        let d = self.frame(t, self.state.players[c].pos).dist(self.rules.pitch.goal());
+        let t = self.play.state.players[c].team;
+        let d = self.frame(t, self.play.state.players[c].pos).dist(self.rules.pitch.goal());
         sp.free_kick.wall.value(d).max(0.0).round() as u32
     }
 
@@ -436,15 +436,15 @@ impl Match {
         let dir = (goal - spot).unit();
         let centre = spot + dir * self.rules.params.restart_distance;
         let across = V2::new(-dir.y, dir.x);
-        let mut near: Vec<(f64, usize)> = (0..self.state.players.len())
-            .filter(|&p| self.state.players[p].team != t && self.state.players[p].line != Line::Goalkeeper)
-            .map(|p| (self.state.players[p].pos.dist(centre), p))
+        let mut near: Vec<(f64, usize)> = (0..self.play.state.players.len())
+            .filter(|&p| self.play.state.players[p].team != t && self.play.state.players[p].line != Line::Goalkeeper)
+            .map(|p| (self.play.state.players[p].pos.dist(centre), p))
             .collect();
         near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         for (k, &(_, p)) in near.iter().take(size).enumerate() {
             let offset = (k as f64 - (size as f64 - 1.0) / 2.0) * sp.free_kick.wall_spacing;
             let at = pitch.clamp(centre + across * offset);
-            let pl = &mut self.state.players[p];
+            let pl = &mut self.play.state.players[p];
             pl.pos = at;
             pl.dir = dir * -1.0;
             pl.still = 0;
@@ -454,8 +454,8 @@ impl Match {
     /// The candidates of a set piece's taker (the restart being taken is `kind`).
     pub(super) fn set_piece_candidates(&mut self, c: usize, kind: RestartKind) {
         let Some(sp) = self.rules.set_pieces.clone() else { return };
-        let t = self.state.players[c].team;
-        let cpos = self.state.players[c].pos;
+        let t = self.play.state.players[c].team;
+        let cpos = self.play.state.players[c].pos;
         let pitch = self.rules.pitch;
         let goal_w = self.frame(t, pitch.goal());
         match kind {
@@ -512,8 +512,8 @@ impl Match {
 
     /// A delivery to each of the content's zones.
     fn deliveries(&mut self, c: usize, sp: &SetPieces, pipe: usize) {
-        let t = self.state.players[c].team;
-        let from = self.frame(t, self.state.players[c].pos);
+        let t = self.play.state.players[c].team;
+        let from = self.frame(t, self.play.state.players[c].pos);
         for (i, z) in sp.zones.iter().enumerate() {
             let landing = self.frame(t, zone_point(z, from, &self.rules.pitch));
             let (p_cross, keep, goal, priced) = self.cross_estimate(c, landing, pipe);
@@ -528,20 +528,20 @@ impl Match {
 
     /// A pass (or throw) with `pipe` to every team-mate from the shortest pass up to `range`.
     fn passes(&mut self, c: usize, kind: Kind, pipe: usize, range: f64) {
-        let t = self.state.players[c].team;
-        let cpos = self.state.players[c].pos;
+        let t = self.play.state.players[c].team;
+        let cpos = self.play.state.players[c].pos;
         let min = self.rules.params.pass_min_distance;
-        for r in 0..self.state.players.len() {
-            if r == c || self.state.players[r].team != t {
+        for r in 0..self.play.state.players.len() {
+            if r == c || self.play.state.players[r].team != t {
                 continue;
             }
-            let rpos = self.state.players[r].pos;
+            let rpos = self.play.state.players[r].pos;
             let d = cpos.dist(rpos);
             if d < min || d > range {
                 continue;
             }
             let (p_pass, keep) = self.pass_estimate(c, r, rpos, pipe);
-            let shirt = self.state.players[r].shirt;
+            let shirt = self.play.state.players[r].shirt;
             self.push_candidate(c, kind, Target::Player(shirt), rpos, Some(r), p_pass, keep);
             self.scratch.candidates.last_mut().expect("pushed").pipe = Some(pipe);
         }
@@ -583,7 +583,7 @@ impl Match {
         let sp = self.rules.set_pieces.clone().expect("penalties with set pieces");
         let res = self.prepare_penalty(c, i);
         let Some(d) = res.diff().filter(|_| res.possible) else { return (0.0, 0.0) };
-        let t = self.state.players[c].team;
+        let t = self.play.state.players[c].team;
         let k = self.keeper(1 - t);
         self.prepare_keeper(k, c);
         let guess = sp.penalty.aims[i].keeper_guess;
@@ -617,13 +617,13 @@ impl Match {
     /// when he guessed right or the shot is weak.
     pub(super) fn penalty(&mut self, c: usize, i: usize) {
         let sp = self.rules.set_pieces.clone().expect("penalties with set pieces");
-        let t = self.state.players[c].team;
+        let t = self.play.state.players[c].team;
         let res = self.prepare_penalty(c, i);
         let roll = self.roll(c, sp.penalty.shot, &res, super::projection::RollRole::Action);
         let margin = roll.margin;
-        self.stats[t].shots += 1;
-        self.stats[t].shot_probability_sum += res.chance();
-        let from = self.state.players[c].pos;
+        self.play.stats[t].shots += 1;
+        self.play.stats[t].shot_probability_sum += res.chance();
+        let from = self.play.state.players[c].pos;
         let distance = round2(from.dist(self.frame(t, self.rules.pitch.goal())));
         let aim = &sp.penalty.aims[i];
         let target_y = round2(self.rules.pitch.goal_y + aim.y);
@@ -646,13 +646,13 @@ impl Match {
             self.event(shot("off_target", None));
             let spot = self.frame(1 - t, V2::new(self.rules.params.goal_kick_spot_x, self.rules.pitch.goal_y));
             let keeper = self.keeper(1 - t);
-            self.state.last_touch = t;
+            self.play.state.last_touch = t;
             self.dead(RestartKind::GoalKick, 1 - t, spot, Some(keeper));
             return;
         }
-        self.stats[t].on_target += 1;
+        self.play.stats[t].on_target += 1;
         // The keeper dives before the ball is struck: his side by the content's odds.
-        let u = self.dice.unit();
+        let u = self.play.dice.unit();
         let mut acc = 0.0;
         let dive = sp
             .penalty
@@ -683,12 +683,12 @@ impl Match {
             (false, test)
         };
         if !saved {
-            self.stats[t].penalty_goals += 1;
+            self.play.stats[t].penalty_goals += 1;
             self.event(shot("goal", Some(keeper)));
             self.goal(c);
             return;
         }
-        self.stats[1 - t].saves += 1;
+        self.play.stats[1 - t].saves += 1;
         let kept = keeper.margin;
         self.event(shot("saved", Some(keeper)));
         let kw = self.who(k);
