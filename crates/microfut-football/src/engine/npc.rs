@@ -70,57 +70,78 @@ impl Match {
         self.estimate(carrier, pipe).value
     }
 
-    /// Fills `self.scratch.candidates` with every valid action for the carrier, scored — or, when `lazy`,
-    /// scored exactly only as far as the choice needs (see [`Match::weigh_lazily`]).
+    /// Fills `self.scratch.candidates` with every valid action for the carrier, scored — or, when
+    /// `lazy`, scored exactly only as far as the choice needs (see [`Match::weigh_lazily`]).
     pub(super) fn generate_candidates(&mut self, c: usize, lazy: bool) {
         self.scratch.candidates.clear();
-        let t = self.play.state.players[c].team;
-        let pr = self.rules.params;
-        let pitch = self.rules.pitch;
-        let cpos = self.play.state.players[c].pos;
-        let cf = self.frame(t, cpos);
-        let goal_f = pitch.goal();
-        let to_goal = (goal_f - cf).unit();
-
-        self.set_pressure(c, cpos);
+        self.set_pressure(c, self.play.state.players[c].pos);
         self.set_match_state(c);
-
         if let Some(kind) = self.set_piece_now().filter(|&k| super::set_pieces::SetPieces::covers(k)) {
             self.set_piece_candidates(c, kind);
-            self.score_candidates(c);
-            return;
+        } else if self.play.penalty_kick {
+            self.strike_candidate(c);
+        } else {
+            self.open_play_candidates(c, lazy);
         }
+        self.score_candidates(c);
+    }
 
-        if self.play.penalty_kick {
-            let (p_shot, p_goal, priced) = self.strike_estimate(c, self.rules.pipes.finishing);
-            let goal_w = self.frame(t, goal_f);
-            self.push_candidate(c, Kind::Shoot, Target::None, goal_w, None, p_shot, p_shot);
-            let cand = self.scratch.candidates.last_mut().expect("pushed");
-            (cand.goal_chance, cand.priced_goal) = (p_goal, Some(priced));
-            self.score_candidates(c);
-            return;
+    /// Open play: carries, passes, a cross, a shot and a take-on, each where the content allows.
+    fn open_play_candidates(&mut self, c: usize, lazy: bool) {
+        self.carry_candidates(c);
+        // The ball's reach, as it stands before the passes are priced.
+        let range = self.get(c, self.rules.slots.range);
+        self.pass_candidates(c, range, lazy);
+        self.cross_candidate(c);
+        // Shoot when within the content's shooting distance and the ball's reach.
+        let t = self.play.state.players[c].team;
+        let dist_goal = self.play.state.players[c].pos.dist(self.frame(t, self.rules.pitch.goal()));
+        if dist_goal <= self.rules.params.shot_max_distance && dist_goal <= range {
+            self.strike_candidate(c);
         }
+        self.take_on_candidate(c);
+    }
 
-        // Carry in the content's directions (relative to the line to goal), for the lines that may.
-        let may_carry = self.rules.npc.carry.lines.contains(&self.play.state.players[c].line);
-        let directions = if may_carry { self.rules.npc.carry.directions.len() } else { 0 };
-        let pace = self.rules.npc.carry.with_ball_pace as usize;
+    /// A shot at goal, priced through blockers and the keeper.
+    fn strike_candidate(&mut self, c: usize) {
+        let t = self.play.state.players[c].team;
+        let (p_shot, p_goal, priced) = self.strike_estimate(c, self.rules.pipes.finishing);
+        let goal_w = self.frame(t, self.rules.pitch.goal());
+        self.push_candidate(c, Kind::Shoot, Target::None, goal_w, None, p_shot, p_shot);
+        let cand = self.scratch.candidates.last_mut().expect("pushed");
+        (cand.goal_chance, cand.priced_goal) = (p_goal, Some(priced));
+    }
+
+    /// Carry in the content's directions (relative to the line to goal), for the lines that may.
+    fn carry_candidates(&mut self, c: usize) {
+        let t = self.play.state.players[c].team;
+        let cpos = self.play.state.players[c].pos;
+        let to_goal = (self.rules.pitch.goal() - self.frame(t, cpos)).unit();
+        let rules = self.rules.clone();
+        let carry = &rules.npc.carry;
+        let directions =
+            if carry.lines.contains(&self.play.state.players[c].line) { carry.directions.len() } else { 0 };
         for k in 0..directions {
-            let (deg, turn) = (self.rules.npc.carry.directions[k], self.rules.npc.carry.turns[k]);
-            let dir_f = to_goal.turned(turn);
+            let dir_f = to_goal.turned(carry.turns[k]);
             // A direction turns with the pitch: the half-turn negates it.
             let dir_w = if self.play.state.attacks_right[t] { dir_f } else { dir_f * -1.0 };
-            let range = self.movement_range(c, pace, true, dir_w);
+            let range = self.movement_range(c, carry.with_ball_pace as usize, true, dir_w);
             let dest = cpos + dir_w * range;
-            if range < pr.carry_min_range || !pitch.in_bounds(dest) || self.path_blocked(c, cpos, dest) {
+            if range < rules.params.carry_min_range || !rules.pitch.in_bounds(dest) || self.path_blocked(c, cpos, dest)
+            {
                 continue;
             }
             let keep = self.keep_probability(c, dest, false, None);
-            self.push_candidate(c, Kind::Carry, Target::Direction(deg.round() as i32), dest, None, 1.0, keep);
+            let target = Target::Direction(carry.directions[k].round() as i32);
+            self.push_candidate(c, Kind::Carry, target, dest, None, 1.0, keep);
         }
+    }
 
-        // Pass to every team-mate in range.
-        let range = self.get(c, self.rules.slots.range);
+    /// A pass to every team-mate within `range`; when `lazy`, its keep chance waits for its bound.
+    fn pass_candidates(&mut self, c: usize, range: f64, lazy: bool) {
+        let pr = self.rules.params;
+        let t = self.play.state.players[c].team;
+        let cpos = self.play.state.players[c].pos;
         for r in 0..self.play.state.players.len() {
             if r == c || self.play.state.players[r].team != t {
                 continue;
@@ -146,30 +167,31 @@ impl Match {
                 }
             }
         }
+    }
 
-        // Cross from a wide attacking position.
-        if self.crossing_position(t, cpos) {
-            let landing = self.cross_landing(t, cpos);
-            let d = cpos.dist(landing);
-            if d <= self.get(c, self.rules.slots.cross_range) {
-                let (p_cross, keep, goal, priced) = self.cross_estimate(c, landing, self.rules.pipes.cross);
-                self.push_candidate(c, Kind::Cross, Target::None, landing, None, p_cross, keep);
-                let cand = self.scratch.candidates.last_mut().expect("pushed");
-                (cand.goal_chance, cand.priced_goal) = (goal, Some(priced));
-            }
+    /// Cross from a wide attacking position, within the crosser's range.
+    fn cross_candidate(&mut self, c: usize) {
+        let t = self.play.state.players[c].team;
+        let cpos = self.play.state.players[c].pos;
+        if !self.crossing_position(t, cpos) {
+            return;
         }
-
-        // Shoot when within the content's shooting distance and the ball's reach.
-        let goal_w = self.frame(t, goal_f);
-        let dist_goal = cpos.dist(goal_w);
-        if dist_goal <= pr.shot_max_distance && dist_goal <= range {
-            let (p_shot, p_goal, priced) = self.strike_estimate(c, self.rules.pipes.finishing);
-            self.push_candidate(c, Kind::Shoot, Target::None, goal_w, None, p_shot, p_shot);
+        let landing = self.cross_landing(t, cpos);
+        if cpos.dist(landing) <= self.get(c, self.rules.slots.cross_range) {
+            let (p_cross, keep, goal, priced) = self.cross_estimate(c, landing, self.rules.pipes.cross);
+            self.push_candidate(c, Kind::Cross, Target::None, landing, None, p_cross, keep);
             let cand = self.scratch.candidates.last_mut().expect("pushed");
-            (cand.goal_chance, cand.priced_goal) = (p_goal, Some(priced));
+            (cand.goal_chance, cand.priced_goal) = (goal, Some(priced));
         }
+    }
 
-        // Take on the opponent straight ahead.
+    /// Take on the nearest outfield opponent straight ahead, to a spot beyond him on the pitch.
+    fn take_on_candidate(&mut self, c: usize) {
+        let pr = self.rules.params;
+        let pitch = self.rules.pitch;
+        let t = self.play.state.players[c].team;
+        let cf = self.frame(t, self.play.state.players[c].pos);
+        let to_goal = (pitch.goal() - cf).unit();
         let ahead = self
             .opponents(t)
             .filter(|&o| self.play.state.players[o].line != Line::Goalkeeper)
@@ -178,18 +200,15 @@ impl Match {
                 of.dist(cf) <= pr.dribble_trigger_distance && angle_between(to_goal, *of - cf) <= pr.dribble_cone
             })
             .min_by(|a, b| a.1.dist(cf).total_cmp(&b.1.dist(cf)).then(a.0.cmp(&b.0)));
-        if let Some((o, of)) = ahead {
-            let beyond_f = of + (of - cf).unit() * pr.dribble_beyond;
-            let dest = self.frame(t, pitch.clamp(beyond_f));
-            if pitch.in_bounds(beyond_f) {
-                let keep = self.keep_probability(c, dest, true, Some(o));
-                let p_dribble = self.estimate(c, self.rules.pipes.dribble).chance();
-                let shirt = self.play.state.players[o].shirt;
-                self.push_candidate(c, Kind::Dribble, Target::Player(shirt), dest, Some(o), p_dribble, keep);
-            }
+        let Some((o, of)) = ahead else { return };
+        let beyond_f = of + (of - cf).unit() * pr.dribble_beyond;
+        let dest = self.frame(t, pitch.clamp(beyond_f));
+        if pitch.in_bounds(beyond_f) {
+            let keep = self.keep_probability(c, dest, true, Some(o));
+            let p_dribble = self.estimate(c, self.rules.pipes.dribble).chance();
+            let shirt = self.play.state.players[o].shirt;
+            self.push_candidate(c, Kind::Dribble, Target::Player(shirt), dest, Some(o), p_dribble, keep);
         }
-
-        self.score_candidates(c);
     }
 
     /// A carry cannot go through an opponent standing goal-side on its path: getting past him is
@@ -242,9 +261,50 @@ impl Match {
     /// Terms, weights and noise for every candidate.
     fn score_candidates(&mut self, c: usize) {
         let t = self.play.state.players[c].team;
-        let pitch = self.rules.pitch;
         let cf = self.frame(t, self.play.state.players[c].pos);
-        let base = self.base_axes(t);
+        let w = self.decision_weights(c);
+        let pv = self.possession_value(c);
+        let mut danger_here: Option<f64> = None;
+        // Every candidate's danger where it would lose the ball, for the lazy passes' bounds.
+        let mut unweighed: Vec<(f64, usize, f64)> = Vec::new();
+        for i in 0..self.scratch.candidates.len() {
+            let (threat, progression, danger) = self.candidate_terms(c, i, cf, &mut danger_here);
+            // What losing the ball costs: the danger where it is lost, and the ball itself.
+            let lost_danger = match pv {
+                Some(v) => danger + v,
+                None => danger,
+            };
+            let noise = self.decision_noise(c, i);
+            let cand = &mut self.scratch.candidates[i];
+            let bias = self.rules.npc.bias.of(cand.kind);
+            cand.threat = threat;
+            cand.progression = progression;
+            cand.gain = progression * self.rules.pitch.length;
+            cand.noise = noise;
+            cand.bias = bias;
+            match cand.unweighed {
+                Some((_, keep_bound)) => {
+                    let bound = score_bound(w[2], threat, progression, lost_danger, keep_bound, noise, bias);
+                    unweighed.push((bound, i, lost_danger));
+                }
+                None => {
+                    let risk = match cand.kind {
+                        Kind::Shoot => 1.0 - cand.priced_goal.unwrap_or(cand.goal_chance),
+                        _ => 1.0 - cand.success,
+                    } * lost_danger;
+                    self.finish_score(i, w, risk);
+                }
+            }
+        }
+        if !unweighed.is_empty() {
+            self.weigh_lazily(c, &mut unweighed, w);
+        }
+    }
+
+    /// The decision's weights: neutral, the club's personality, and shifted by the match state
+    /// (noted for the log).
+    fn decision_weights(&mut self, c: usize) -> [W; 3] {
+        let base = self.base_axes(self.play.state.players[c].team);
         let shift = self.adaptation(c);
         self.planner.adapted = Some((self.play.state.round, c, shift));
         let adapted = Axes {
@@ -252,82 +312,64 @@ impl Match {
             security: base.security + shift.security,
             risk_tolerance: base.risk_tolerance + shift.risk_tolerance,
         };
-        let (w0, wp, wa) = (self.weights(Axes::default()), self.weights(base), self.weights(adapted));
-        let (opp, danger) = (self.rules.pipes.opportunity, self.rules.pipes.danger);
-        let goal_value = self.rules.npc.shot.goal_value;
-        let noise_amp = self.rules.npc.noise;
-        // The value of possession (0.6.4): one constant for the decision, from the passer's own
-        // tests (known before any lazy evaluation; no die). Absent, losses cost the danger alone.
+        [self.weights(Axes::default()), self.weights(base), self.weights(adapted)]
+    }
+
+    /// The value of possession (0.6.4): one constant for the decision, from the passer's own
+    /// tests (known before any lazy evaluation; no die), noted for the log. Absent, losses cost
+    /// the danger alone.
+    fn possession_value(&mut self, c: usize) -> Option<f64> {
+        let t = self.play.state.players[c].team;
         let pv =
             self.rules.npc.possession_value.map(|v| v.weight * self.best_pass_chance() * self.lead_factor(t, v.lead));
         self.planner.possession_value = pv.map(|v| (self.play.state.round, c, v));
-        let lost = |danger: f64| match pv {
-            Some(v) => danger + v,
-            None => danger,
-        };
-        let mut danger_here: Option<f64> = None;
-        // Every candidate's danger where it would lose the ball, for the lazy passes' bounds.
-        let mut unweighed: Vec<(f64, usize, f64)> = Vec::new();
-        for i in 0..self.scratch.candidates.len() {
-            let cand = &self.scratch.candidates[i];
-            // The NPC weighs the goal as it prices it (engine 0.5.6; before, the true chance).
-            let goal_chance = cand.priced_goal.unwrap_or(cand.goal_chance);
-            let (kind, dest, success) = (cand.kind, cand.dest, cand.success);
-            let df = self.frame(t, dest);
-            // (threat, progression, the danger the risk term weighs by the chance of losing it).
-            let (threat, progression, lost_danger) = match kind {
-                Kind::Shoot => {
-                    // Lost shots leave the ball at the far end: the danger is where play restarts.
-                    let restart = V2::new(pitch.length - self.rules.params.goal_kick_spot_x, pitch.goal_y);
-                    let danger_there = self.map(c, danger, restart);
-                    (goal_value * goal_chance, 0.0, danger_there)
-                }
-                Kind::Cross => {
-                    // A cross is worth the header it makes, or at least the region it reaches.
-                    let threat = self.map(c, opp, df).max(goal_value * goal_chance);
-                    let d = self.map(c, danger, df);
-                    (threat, (df.x - cf.x) / pitch.length, d)
-                }
-                _ => {
-                    let threat = self.map(c, opp, df);
-                    // A pass is lost where it goes; a carry or a take-on where the carrier stands
-                    // (the same spot for all of them: mapped once).
-                    let d = if matches!(kind, Kind::Pass | Kind::Throw) {
-                        self.map(c, danger, df)
-                    } else {
-                        *danger_here.get_or_insert_with(|| self.map(c, danger, cf))
-                    };
-                    (threat, (df.x - cf.x) / pitch.length, d)
-                }
-            };
-            // What losing the ball costs: the danger where it is lost, and the ball itself.
-            let lost_danger = lost(lost_danger);
-            let h = mix(&[self.play.seed, self.play.state.round as u64, c as u64, i as u64]);
-            let noise = noise_amp * (2.0 * ((h >> 11) as f64 / (1u64 << 53) as f64) - 1.0);
-            let bias = self.rules.npc.bias.of(kind);
-            let cand = &mut self.scratch.candidates[i];
-            cand.threat = threat;
-            cand.progression = progression;
-            cand.gain = progression * pitch.length;
-            cand.noise = noise;
-            cand.bias = bias;
-            match cand.unweighed {
-                Some((_, keep_bound)) => {
-                    let bound = score_bound(wa, threat, progression, lost_danger, keep_bound, noise, bias);
-                    unweighed.push((bound, i, lost_danger));
-                }
-                None => {
-                    let risk = match kind {
-                        Kind::Shoot => (1.0 - goal_chance) * lost_danger,
-                        _ => (1.0 - success) * lost_danger,
-                    };
-                    self.finish_score(i, [w0, wp, wa], risk);
-                }
+        pv
+    }
+
+    /// Candidate `i`'s threat, progression and the danger where it would lose the ball;
+    /// `danger_here` is the danger where the carrier stands (mapped once, `cf` his spot).
+    fn candidate_terms(&mut self, c: usize, i: usize, cf: V2, danger_here: &mut Option<f64>) -> (f64, f64, f64) {
+        let t = self.play.state.players[c].team;
+        let pitch = self.rules.pitch;
+        let (opp, danger) = (self.rules.pipes.opportunity, self.rules.pipes.danger);
+        let goal_value = self.rules.npc.shot.goal_value;
+        let cand = &self.scratch.candidates[i];
+        // The NPC weighs the goal as it prices it (engine 0.5.6; before, the true chance).
+        let goal_chance = cand.priced_goal.unwrap_or(cand.goal_chance);
+        let kind = cand.kind;
+        let df = self.frame(t, cand.dest);
+        match kind {
+            Kind::Shoot => {
+                // Lost shots leave the ball at the far end: the danger is where play restarts.
+                let restart = V2::new(pitch.length - self.rules.params.goal_kick_spot_x, pitch.goal_y);
+                let danger_there = self.map(c, danger, restart);
+                (goal_value * goal_chance, 0.0, danger_there)
+            }
+            Kind::Cross => {
+                // A cross is worth the header it makes, or at least the region it reaches.
+                let threat = self.map(c, opp, df).max(goal_value * goal_chance);
+                let d = self.map(c, danger, df);
+                (threat, (df.x - cf.x) / pitch.length, d)
+            }
+            _ => {
+                let threat = self.map(c, opp, df);
+                // A pass is lost where it goes; a carry or a take-on where the carrier stands
+                // (the same spot for all of them: mapped once).
+                let d = if matches!(kind, Kind::Pass | Kind::Throw) {
+                    self.map(c, danger, df)
+                } else {
+                    *danger_here.get_or_insert_with(|| self.map(c, danger, cf))
+                };
+                (threat, (df.x - cf.x) / pitch.length, d)
             }
         }
-        if !unweighed.is_empty() {
-            self.weigh_lazily(c, &mut unweighed, [w0, wp, wa]);
-        }
+    }
+
+    /// The decision noise of candidate `i`: drawn from no die, a hash of the seed, the round,
+    /// the carrier and the candidate.
+    fn decision_noise(&self, c: usize, i: usize) -> f64 {
+        let h = mix(&[self.play.seed, self.play.state.round as u64, c as u64, i as u64]);
+        self.rules.npc.noise * (2.0 * ((h >> 11) as f64 / (1u64 << 53) as f64) - 1.0)
     }
 
     /// K of the value of possession: the best pass-test chance among the decision's passes
