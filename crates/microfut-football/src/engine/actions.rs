@@ -13,6 +13,37 @@ use super::set_pieces::Taker;
 use super::state::{Ball, Line, Restart, RestartKind};
 use microfut_core::pipeline::Resolution;
 
+/// What a shot's event says whatever became of it.
+pub(super) struct ShotFacts {
+    pub(super) by: super::events::Who,
+    pub(super) distance: f64,
+    pub(super) margin: i32,
+    pub(super) probability: f64,
+    pub(super) header: bool,
+    pub(super) target_y: f64,
+    pub(super) set_piece: Option<String>,
+    pub(super) aim: Option<String>,
+    pub(super) wall: Option<u32>,
+}
+
+impl ShotFacts {
+    pub(super) fn event(&self, outcome: &str, keeper: Option<super::events::KeeperTest>) -> EventKind {
+        EventKind::Shot {
+            by: self.by,
+            distance: self.distance,
+            margin: self.margin,
+            probability: self.probability,
+            header: self.header,
+            target_y: self.target_y,
+            outcome: outcome.into(),
+            keeper,
+            set_piece: self.set_piece.clone(),
+            aim: self.aim.clone(),
+            wall: self.wall,
+        }
+    }
+}
+
 /// What a ball on its way was struck as, for the defenders on its line.
 #[derive(Debug, Clone, Copy)]
 enum Struck {
@@ -178,52 +209,56 @@ impl Match {
             self.play.stats[t].take_ons_won += u32::from(outcome == DuelOutcome::CarrierKeeps);
         }
         match outcome {
-            DuelOutcome::CarrierKeeps => {
-                self.play.state.players[o].beaten_by = Some((c, self.play.state.round));
-                if moving {
-                    self.play.stats[t].dribbles_won += 1;
-                }
-                // 0.6: a defender in his own box holds back (a foul needs a worse margin there).
-                let careful = match self.rules.behaviours.foul_box_offset {
-                    Some(k) if self.rules.pitch.in_own_box(self.frame(1 - t, self.play.state.players[c].pos)) => k,
-                    _ => 0.0,
-                };
-                // 0.6 may read how badly he was beaten rather than his own margin.
-                let read = if self.rules.behaviours.foul_on_difference { diff } else { droll.margin };
-                match self.rules.foul_check.of(read as f64 + careful) {
-                    FoulCall::Clean => {}
-                    // 0.6: the referee gives only a share of the contacts the table calls.
-                    _ if self.rules.behaviours.foul_share.is_some_and(|s| self.play.dice.unit() >= s) => {}
-                    call => self.foul(o, c, call == FoulCall::Indirect),
-                }
-            }
-            // 0.6: outside his own box, a share of the duels a defender wins are fouls — he
-            // went through the man; the carrier's side has a free kick and no tackle is counted.
-            DuelOutcome::Loose | DuelOutcome::Steal
-                if self.tackle_foul_share(c).is_some_and(|s| self.play.dice.unit() < s) =>
-            {
-                if moving {
-                    self.play.stats[t].dribbles_lost += 1;
-                }
-                self.foul(o, c, false);
-            }
-            DuelOutcome::Loose => {
-                if moving {
-                    self.play.stats[t].dribbles_lost += 1;
-                }
-                self.play.stats[1 - t].tackles += 1;
-                let (lo, hi) = (self.rules.params.loose_ball_min, self.rules.params.loose_ball_max);
-                let at = self.play.state.players[c].pos + self.random_dir() * self.play.dice.uniform(lo, hi);
-                self.loose_at(at, 1 - t);
-            }
-            DuelOutcome::Steal => {
-                if moving {
-                    self.play.stats[t].dribbles_lost += 1;
-                }
-                self.play.stats[1 - t].tackles += 1;
-                self.hold(o);
-            }
+            DuelOutcome::CarrierKeeps => self.carrier_keeps(c, o, moving, diff, droll.margin),
+            DuelOutcome::Loose | DuelOutcome::Steal => self.defender_wins(c, o, moving, outcome),
         }
+    }
+
+    /// Carrier `c` beat defender `o` (by `diff`, the defender's margin `defender_margin`); the
+    /// referee may still call the contact a foul.
+    fn carrier_keeps(&mut self, c: usize, o: usize, moving: bool, diff: i32, defender_margin: i32) {
+        let t = self.play.state.players[c].team;
+        self.play.state.players[o].beaten_by = Some((c, self.play.state.round));
+        if moving {
+            self.play.stats[t].dribbles_won += 1;
+        }
+        let b = self.rules.behaviours;
+        // 0.6: a defender in his own box holds back (a foul needs a worse margin there).
+        let careful = match b.foul_box_offset {
+            Some(k) if self.rules.pitch.in_own_box(self.frame(1 - t, self.play.state.players[c].pos)) => k,
+            _ => 0.0,
+        };
+        // 0.6 may read how badly he was beaten rather than his own margin.
+        let read = if b.foul_on_difference { diff } else { defender_margin };
+        match self.rules.foul_check.of(read as f64 + careful) {
+            FoulCall::Clean => {}
+            // 0.6: the referee gives only a share of the contacts the table calls.
+            _ if b.foul_share.is_some_and(|s| self.play.dice.unit() >= s) => {}
+            call => self.foul(o, c, call == FoulCall::Indirect),
+        }
+    }
+
+    /// Defender `o` won the duel against carrier `c`: the ball runs loose or he steals it. 0.6:
+    /// outside his own box, a share of the duels a defender wins are fouls — he went through the
+    /// man; the carrier's side has a free kick and no tackle is counted.
+    fn defender_wins(&mut self, c: usize, o: usize, moving: bool, outcome: DuelOutcome) {
+        let t = self.play.state.players[c].team;
+        let foul = self.tackle_foul_share(c).is_some_and(|s| self.play.dice.unit() < s);
+        if moving {
+            self.play.stats[t].dribbles_lost += 1;
+        }
+        if foul {
+            self.foul(o, c, false);
+            return;
+        }
+        self.play.stats[1 - t].tackles += 1;
+        if outcome == DuelOutcome::Steal {
+            self.hold(o);
+            return;
+        }
+        let (lo, hi) = (self.rules.params.loose_ball_min, self.rules.params.loose_ball_max);
+        let at = self.play.state.players[c].pos + self.random_dir() * self.play.dice.uniform(lo, hi);
+        self.loose_at(at, 1 - t);
     }
 
     /// An accidental foul (document §35): a free kick, or a penalty inside the defender's box;
@@ -613,52 +648,63 @@ impl Match {
         self.play.stats[t].shots += 1;
         self.play.stats[t].shot_probability_sum += res.chance();
         let from = self.play.state.players[c].pos;
-        let distance = round2(from.dist(self.frame(t, self.rules.pitch.goal())));
-        let cw = self.who(c);
-        let target_y = round2(self.frame(t, target).y);
+        let facts = ShotFacts {
+            by: self.who(c),
+            distance: round2(from.dist(self.frame(t, self.rules.pitch.goal()))),
+            margin,
+            probability: (res.chance() * 10_000.0).round() / 10_000.0,
+            header,
+            target_y: round2(self.frame(t, target).y),
+            set_piece,
+            aim: None,
+            wall,
+        };
         let penalty = self.play.penalty_kick;
         self.play.penalty_kick = false;
         if !penalty && !self.rules.pitch.in_attacking_box(self.frame(t, from)) {
             self.play.stats[t].shots_outside_box += 1;
         }
-        let shot_event = |outcome: &str, keeper: Option<super::events::KeeperTest>| EventKind::Shot {
-            by: cw,
-            distance,
-            margin,
-            probability: (res.chance() * 10_000.0).round() / 10_000.0,
-            header,
-            target_y,
-            outcome: outcome.into(),
-            keeper,
-            set_piece: set_piece.clone(),
-            aim: None,
-            wall,
-        };
         if !penalty && let Some(b) = self.intercept(c, from, target, margin, Struck::Shot) {
-            self.play.stats[1 - t].blocks += 1;
-            self.event(shot_event("blocked", None));
-            let bw = self.who(b);
-            self.event(EventKind::Block { by: bw, shooter: cw });
-            let pr = self.rules.params;
-            let at = self.play.state.players[b].pos
-                + self.random_dir() * self.play.dice.uniform(pr.deflection_min, pr.deflection_max);
-            self.loose_at(at, 1 - t);
+            self.shot_blocked(t, b, &facts);
             return;
         }
         let outcome = if res.possible { self.rules.shot_outcome.of(margin as f64) } else { ShotOutcome::OffTarget };
         if outcome == ShotOutcome::OffTarget {
-            self.event(shot_event("off_target", None));
-            let spot_f = V2::new(self.rules.params.goal_kick_spot_x, self.rules.pitch.goal_y);
-            let spot = self.frame(1 - t, spot_f);
-            let keeper = self.keeper(1 - t);
-            self.play.state.last_touch = t;
-            self.dead(RestartKind::GoalKick, 1 - t, spot, Some(keeper));
+            self.shot_off_target(t, &facts);
             return;
         }
         self.play.stats[t].on_target += 1;
+        self.shot_at_keeper(c, penalty, &facts);
+    }
+
+    /// Side `t`'s shot missed the target: a goal kick.
+    pub(super) fn shot_off_target(&mut self, t: usize, facts: &ShotFacts) {
+        self.event(facts.event("off_target", None));
+        let spot_f = V2::new(self.rules.params.goal_kick_spot_x, self.rules.pitch.goal_y);
+        let spot = self.frame(1 - t, spot_f);
+        let keeper = self.keeper(1 - t);
+        self.play.state.last_touch = t;
+        self.dead(RestartKind::GoalKick, 1 - t, spot, Some(keeper));
+    }
+
+    /// Side `t`'s shot blocked by `b`: the ball deflects off him, loose.
+    fn shot_blocked(&mut self, t: usize, b: usize, facts: &ShotFacts) {
+        self.play.stats[1 - t].blocks += 1;
+        self.event(facts.event("blocked", None));
+        let bw = self.who(b);
+        self.event(EventKind::Block { by: bw, shooter: facts.by });
+        let pr = self.rules.params;
+        let at = self.play.state.players[b].pos
+            + self.random_dir() * self.play.dice.uniform(pr.deflection_min, pr.deflection_max);
+        self.loose_at(at, 1 - t);
+    }
+
+    /// A shot on target against the keeper's save test: a goal, or a save he holds or parries.
+    fn shot_at_keeper(&mut self, c: usize, penalty: bool, facts: &ShotFacts) {
+        let t = self.play.state.players[c].team;
         let k = self.keeper(1 - t);
         self.prepare_keeper(k, c);
-        self.set_scaled(k, self.rules.slots.shot_margin, margin as f64);
+        self.set_scaled(k, self.rules.slots.shot_margin, facts.margin as f64);
         let (kres, kroll) = self.test(k, self.rules.pipes.save, RollRole::Save);
         let keeper = super::events::KeeperTest {
             value: kres.value,
@@ -666,23 +712,29 @@ impl Match {
             position_error: round2(self.get(k, self.rules.slots.gk_position_error)),
             guess: None,
         };
-        let saved = if self.rules.params.save_rule == 0.0 { kroll.success } else { kroll.margin > margin };
+        let saved = if self.rules.params.save_rule == 0.0 { kroll.success } else { kroll.margin > facts.margin };
         if !saved {
             self.play.stats[t].penalty_goals += u32::from(penalty);
-            self.event(shot_event("goal", Some(keeper)));
+            self.event(facts.event("goal", Some(keeper)));
             self.goal(c);
             return;
         }
         self.play.stats[1 - t].saves += 1;
-        self.event(shot_event("saved", Some(keeper)));
+        self.event(facts.event("saved", Some(keeper)));
+        self.after_save(c, k, kroll.margin);
+    }
+
+    /// Keeper `k` saved `c`'s shot by `margin`: he holds it, or parries it behind (0.6) or loose.
+    fn after_save(&mut self, c: usize, k: usize, margin: i32) {
+        let t = self.play.state.players[c].team;
         let kw = self.who(k);
-        match self.rules.save_outcome.of(kroll.margin as f64) {
+        match self.rules.save_outcome.of(margin as f64) {
             SaveOutcome::Hold => {
-                self.event(EventKind::Save { by: kw, margin: kroll.margin, outcome: "hold".into() });
+                self.event(EventKind::Save { by: kw, margin, outcome: "hold".into() });
                 self.hold(k);
             }
             SaveOutcome::Parry | SaveOutcome::Beaten => {
-                self.event(EventKind::Save { by: kw, margin: kroll.margin, outcome: "parry".into() });
+                self.event(EventKind::Save { by: kw, margin, outcome: "parry".into() });
                 // 0.6: some parries go behind, for a corner.
                 if let Some(share) = self.rules.behaviours.parry_behind_share
                     && self.play.dice.unit() < share
@@ -727,71 +779,82 @@ impl Match {
     /// Step 2 with a loose ball: players within reach gather it; from both sides it is contested
     /// (a neutral ball: a tie means the contest goes on next round).
     pub(super) fn gather_loose_ball(&mut self) {
+        match self.nearest_to_loose_ball() {
+            [None, None] => {}
+            [Some(p), None] | [None, Some(p)] => self.gather_alone(p),
+            [Some(a), Some(b)] => self.contest_loose_ball(a, b),
+        }
+    }
+
+    /// Each side's nearest player within reach of the loose ball (the first of equals).
+    fn nearest_to_loose_ball(&self) -> [Option<usize>; 2] {
         let ball = self.play.state.ball;
         let reach = self.rules.params.loose_ball_reach;
         let mut nearest = [None::<(f64, usize)>; 2];
-        for p in 0..self.play.state.players.len() {
-            let d = self.play.state.players[p].pos.dist(ball);
+        for (p, pl) in self.play.state.players.iter().enumerate() {
+            let d = pl.pos.dist(ball);
             if d > reach {
                 continue;
             }
-            let t = self.play.state.players[p].team;
-            if nearest[t].is_none_or(|(bd, _)| d < bd) {
-                nearest[t] = Some((d, p));
+            if nearest[pl.team].is_none_or(|(bd, _)| d < bd) {
+                nearest[pl.team] = Some((d, p));
             }
         }
+        nearest.map(|n| n.map(|(_, p)| p))
+    }
+
+    /// Player `p`'s control test to gather the loose ball.
+    fn gather_roll(&mut self, p: usize) -> microfut_core::pipeline::Roll {
         let s = self.rules.slots;
-        let margin_of = |m: &mut Match, p: usize| {
-            m.set(p, s.q_rec, 0.0);
-            m.set_pressure(p, ball);
-            m.set_orientation(p, ball);
-            m.set_match_state(p);
-            m.test(p, m.rules.pipes.control, RollRole::Gather).1
-        };
-        match (nearest[0], nearest[1]) {
-            (None, None) => {}
-            (Some((_, p)), None) | (None, Some((_, p))) => {
-                let roll = margin_of(self, p);
-                match self.rules.control_outcome.of(roll.margin as f64) {
-                    ControlOutcome::Clean => {
-                        self.play.state.players[p].pos = ball;
-                        self.hold(p);
-                        let w = self.who(p);
-                        self.event(EventKind::Gathered { by: w });
-                    }
-                    ControlOutcome::HeavyTouch => {
-                        let d = self.rules.control_outcome.value(roll.margin as f64);
-                        let to = ball + self.random_dir() * d;
-                        let t = self.play.state.players[p].team;
-                        self.loose_at(to, t);
-                    }
-                    ControlOutcome::Loose => {
-                        let (lo, hi) = (self.rules.params.loose_ball_min, self.rules.params.loose_ball_max);
-                        let to = ball + self.random_dir() * self.play.dice.uniform(lo, hi);
-                        let t = self.play.state.players[p].team;
-                        self.loose_at(to, t);
-                    }
-                }
+        let ball = self.play.state.ball;
+        self.set(p, s.q_rec, 0.0);
+        self.set_pressure(p, ball);
+        self.set_orientation(p, ball);
+        self.set_match_state(p);
+        self.test(p, self.rules.pipes.control, RollRole::Gather).1
+    }
+
+    /// Player `p`, unchallenged, gathers the loose ball, or it runs on from a heavy touch.
+    fn gather_alone(&mut self, p: usize) {
+        let ball = self.play.state.ball;
+        let roll = self.gather_roll(p);
+        let t = self.play.state.players[p].team;
+        match self.rules.control_outcome.of(roll.margin as f64) {
+            ControlOutcome::Clean => self.gathered(p),
+            ControlOutcome::HeavyTouch => {
+                let d = self.rules.control_outcome.value(roll.margin as f64);
+                let to = ball + self.random_dir() * d;
+                self.loose_at(to, t);
             }
-            (Some((_, a)), Some((_, b))) => {
-                let ra = margin_of(self, a);
-                let rb = margin_of(self, b);
-                self.play.state.players[a].duel = true;
-                self.play.state.players[b].duel = true;
-                let winner =
-                    match microfut_core::dice::opposed(ra.margin, rb.margin, microfut_core::dice::Holder::Neutral) {
-                        microfut_core::dice::Opposed::First => Some(a),
-                        microfut_core::dice::Opposed::Second => Some(b),
-                        microfut_core::dice::Opposed::Recontest => None,
-                    };
-                if let Some(w) = winner {
-                    self.play.state.players[w].pos = ball;
-                    self.hold(w);
-                    let ww = self.who(w);
-                    self.event(EventKind::Gathered { by: ww });
-                }
+            ControlOutcome::Loose => {
+                let (lo, hi) = (self.rules.params.loose_ball_min, self.rules.params.loose_ball_max);
+                let to = ball + self.random_dir() * self.play.dice.uniform(lo, hi);
+                self.loose_at(to, t);
             }
         }
+    }
+
+    /// Both sides' nearest contest the loose ball by their control margins; a tie on a neutral
+    /// ball leaves it loose to contest again.
+    fn contest_loose_ball(&mut self, a: usize, b: usize) {
+        use microfut_core::dice::{Holder, Opposed, opposed};
+        let ra = self.gather_roll(a);
+        let rb = self.gather_roll(b);
+        self.play.state.players[a].duel = true;
+        self.play.state.players[b].duel = true;
+        match opposed(ra.margin, rb.margin, Holder::Neutral) {
+            Opposed::First => self.gathered(a),
+            Opposed::Second => self.gathered(b),
+            Opposed::Recontest => {}
+        }
+    }
+
+    /// Player `p` has the loose ball at his feet.
+    fn gathered(&mut self, p: usize) {
+        self.play.state.players[p].pos = self.play.state.ball;
+        self.hold(p);
+        let w = self.who(p);
+        self.event(EventKind::Gathered { by: w });
     }
 
     /// A loose ball beyond a line becomes a throw-in, a goal kick or a corner.
@@ -828,74 +891,103 @@ impl Match {
     /// Puts a restart into play: the dead time passes on the clock, players walk towards their
     /// places within what that time allows, and the taker has the ball at the spot.
     pub(super) fn take_restart(&mut self, r: Restart) {
-        let clock = self.rules.clock;
-        let pr = self.rules.params;
-        let pitch = self.rules.pitch;
-        let t = r.team;
-        let dead_time = match r.kind {
-            RestartKind::KickOff if r.taker.is_none() => clock.kickoff_after_goal,
-            RestartKind::KickOff => 0.0,
-            RestartKind::ThrowIn => clock.throw_in,
-            RestartKind::GoalKick => clock.goal_kick,
-            RestartKind::Corner => clock.corner,
-            RestartKind::FreeKick | RestartKind::IndirectFreeKick | RestartKind::Penalty => clock.free_kick,
-        };
-        let rules = self.rules.clone();
-        let sp = rules.set_pieces.as_ref();
+        let dead_time = self.dead_time(r);
         if r.kind == RestartKind::KickOff && r.taker.is_none() {
-            super::setup::line_up_for_kickoff(&self.rules, &self.play.teams, &mut self.play.state, t);
+            super::setup::line_up_for_kickoff(&self.rules, &self.play.teams, &mut self.play.state, r.team);
         }
-        let taker = match (r.kind, r.taker) {
-            (RestartKind::KickOff, _) => match self.play.state.ball_state {
-                Ball::Dead(Restart { taker: Some(k), .. }) => k,
-                _ => unreachable!("line-up names the kick-off taker"),
-            },
-            // 0.6: the set pieces name who takes each restart.
-            (kind, given) if sp.is_some() => match self.set_piece_taker(kind, t, r.spot) {
-                Some(rule) => self.pick_taker(t, rule, r.spot),
-                None => given.unwrap_or_else(|| self.pick_taker(t, Taker::Nearest, r.spot)),
-            },
-            (_, Some(k)) => k,
-            (RestartKind::Penalty, None) => {
-                let skill =
-                    rules.penalty_skill_without_set_pieces.expect("revisions without set pieces name the skill");
-                (0..self.play.state.players.len())
-                    .filter(|&p| {
-                        self.play.state.players[p].team == t && self.play.state.players[p].line != Line::Goalkeeper
-                    })
-                    .max_by(|&a, &b| self.get(a, skill).total_cmp(&self.get(b, skill)).then(b.cmp(&a)))
-                    .expect("outfield players")
-            }
-            (_, None) => self.pick_taker(t, Taker::Nearest, r.spot),
-        };
+        let taker = self.restart_taker_for(r);
         self.play.state.clock += dead_time;
         // 0.6: tired players come off at the stoppage.
         self.substitutions(Some(taker));
         self.play.state.players[taker].pos = r.spot;
         self.hold(taker);
         if dead_time > 0.0 {
-            if r.kind == RestartKind::Corner || self.delivery_spot(r.kind, t, r.spot) {
-                // Runners attack the box during the dead time, markers go with them.
-                let landing = match sp {
-                    Some(sp) => self.zones_centre(sp, t, r.spot),
-                    None => self.cross_landing(t, r.spot),
-                };
-                let cross = super::candidate::Candidate::aimed(Kind::Cross, landing);
-                self.compute_targets(Some(&(taker, cross)));
-            } else {
-                self.compute_targets(None);
-            }
-            let rounds = dead_time / clock.round_seconds;
-            for p in 0..self.play.state.players.len() {
-                if p == taker {
-                    continue;
-                }
-                let allowance = self.get(p, self.rules.slots.r_normal) * rounds;
-                let to = self.play.state.players[p].pos.toward(self.scratch.targets[p], allowance);
-                self.play.state.players[p].pos = to;
-            }
+            self.walk_during_dead_time(r, taker, dead_time);
         }
-        // Opponents give the taker room; at a penalty everyone but the two stands outside the box.
+        self.clear_the_spot(r, taker);
+        if r.kind == RestartKind::FreeKick && self.rules.set_pieces.is_some() && self.direct_shot_spot(r.team, r.spot) {
+            self.form_wall(r.team, taker, r.spot);
+        }
+        self.play.penalty_kick = r.kind == RestartKind::Penalty && self.rules.set_pieces.is_none();
+        self.play.taking = Some(r.kind);
+        self.play.positioned_for = None;
+        self.event(EventKind::Restart {
+            restart: r.kind.name().into(),
+            team: r.team as u8,
+            x: round2(r.spot.x),
+            y: round2(r.spot.y),
+        });
+    }
+
+    /// The time the clock runs while the restart is taken.
+    fn dead_time(&self, r: Restart) -> f64 {
+        let clock = self.rules.clock;
+        match r.kind {
+            RestartKind::KickOff if r.taker.is_none() => clock.kickoff_after_goal,
+            RestartKind::KickOff => 0.0,
+            RestartKind::ThrowIn => clock.throw_in,
+            RestartKind::GoalKick => clock.goal_kick,
+            RestartKind::Corner => clock.corner,
+            RestartKind::FreeKick | RestartKind::IndirectFreeKick | RestartKind::Penalty => clock.free_kick,
+        }
+    }
+
+    /// Who takes the restart: the kick-off's line-up names him; 0.6's set pieces name who takes
+    /// each restart; otherwise the player given, the best penalty taker or the nearest.
+    fn restart_taker_for(&self, r: Restart) -> usize {
+        let t = r.team;
+        match (r.kind, r.taker) {
+            (RestartKind::KickOff, _) => match self.play.state.ball_state {
+                Ball::Dead(Restart { taker: Some(k), .. }) => k,
+                _ => unreachable!("line-up names the kick-off taker"),
+            },
+            (kind, given) if self.rules.set_pieces.is_some() => match self.set_piece_taker(kind, t, r.spot) {
+                Some(rule) => self.pick_taker(t, rule, r.spot),
+                None => given.unwrap_or_else(|| self.pick_taker(t, Taker::Nearest, r.spot)),
+            },
+            (_, Some(k)) => k,
+            (RestartKind::Penalty, None) => {
+                let skill =
+                    self.rules.penalty_skill_without_set_pieces.expect("revisions without set pieces name the skill");
+                let players = &self.play.state.players;
+                (0..players.len())
+                    .filter(|&p| players[p].team == t && players[p].line != Line::Goalkeeper)
+                    .max_by(|&a, &b| self.get(a, skill).total_cmp(&self.get(b, skill)).then(b.cmp(&a)))
+                    .expect("outfield players")
+            }
+            (_, None) => self.pick_taker(t, Taker::Nearest, r.spot),
+        }
+    }
+
+    /// During the dead time everyone but the taker walks towards his destination as far as his
+    /// normal pace allows; at a delivery into the box runners attack it and markers go with them.
+    fn walk_during_dead_time(&mut self, r: Restart, taker: usize, dead_time: f64) {
+        if r.kind == RestartKind::Corner || self.delivery_spot(r.kind, r.team, r.spot) {
+            let landing = match self.rules.set_pieces.as_ref() {
+                Some(sp) => self.zones_centre(sp, r.team, r.spot),
+                None => self.cross_landing(r.team, r.spot),
+            };
+            let cross = super::candidate::Candidate::aimed(Kind::Cross, landing);
+            self.compute_targets(Some(&(taker, cross)));
+        } else {
+            self.compute_targets(None);
+        }
+        let rounds = dead_time / self.rules.clock.round_seconds;
+        for p in 0..self.play.state.players.len() {
+            if p == taker {
+                continue;
+            }
+            let allowance = self.get(p, self.rules.slots.r_normal) * rounds;
+            let to = self.play.state.players[p].pos.toward(self.scratch.targets[p], allowance);
+            self.play.state.players[p].pos = to;
+        }
+    }
+
+    /// Opponents give the taker room; at a penalty everyone but the two stands outside the box.
+    fn clear_the_spot(&mut self, r: Restart, taker: usize) {
+        let pr = self.rules.params;
+        let pitch = self.rules.pitch;
+        let t = r.team;
         for p in 0..self.play.state.players.len() {
             if p == taker {
                 continue;
@@ -916,18 +1008,6 @@ impl Match {
                 }
             }
         }
-        if r.kind == RestartKind::FreeKick && sp.is_some() && self.direct_shot_spot(t, r.spot) {
-            self.form_wall(t, taker, r.spot);
-        }
-        self.play.penalty_kick = r.kind == RestartKind::Penalty && sp.is_none();
-        self.play.taking = Some(r.kind);
-        self.play.positioned_for = None;
-        self.event(EventKind::Restart {
-            restart: r.kind.name().into(),
-            team: t as u8,
-            x: round2(r.spot.x),
-            y: round2(r.spot.y),
-        });
     }
 }
 
