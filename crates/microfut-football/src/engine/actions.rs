@@ -13,6 +13,37 @@ use super::set_pieces::Taker;
 use super::state::{Ball, Line, Restart, RestartKind};
 use microfut_core::pipeline::Resolution;
 
+/// What a shot's event says whatever became of it.
+pub(super) struct ShotFacts {
+    pub(super) by: super::events::Who,
+    pub(super) distance: f64,
+    pub(super) margin: i32,
+    pub(super) probability: f64,
+    pub(super) header: bool,
+    pub(super) target_y: f64,
+    pub(super) set_piece: Option<String>,
+    pub(super) aim: Option<String>,
+    pub(super) wall: Option<u32>,
+}
+
+impl ShotFacts {
+    pub(super) fn event(&self, outcome: &str, keeper: Option<super::events::KeeperTest>) -> EventKind {
+        EventKind::Shot {
+            by: self.by,
+            distance: self.distance,
+            margin: self.margin,
+            probability: self.probability,
+            header: self.header,
+            target_y: self.target_y,
+            outcome: outcome.into(),
+            keeper,
+            set_piece: self.set_piece.clone(),
+            aim: self.aim.clone(),
+            wall: self.wall,
+        }
+    }
+}
+
 /// What a ball on its way was struck as, for the defenders on its line.
 #[derive(Debug, Clone, Copy)]
 enum Struck {
@@ -22,9 +53,9 @@ enum Struck {
 
 impl Match {
     pub(super) fn resolve(&mut self, c: usize, cand: &Candidate) {
-        let t = self.state.players[c].team;
-        self.state.possession = t;
-        self.state.last_touch = t;
+        let t = self.play.state.players[c].team;
+        self.play.state.possession = t;
+        self.play.state.last_touch = t;
         let pipes = self.rules.pipes;
         match cand.kind {
             Kind::Carry => self.after_carry(c, None),
@@ -42,7 +73,7 @@ impl Match {
 
     /// The restart being taken this round, when the revision has set pieces (0.6).
     pub(super) fn set_piece_now(&self) -> Option<RestartKind> {
-        self.taking.filter(|_| self.rules.set_pieces.is_some())
+        self.play.taking.filter(|_| self.rules.set_pieces.is_some())
     }
 
     /// The restart's name for events, when a set piece is being taken.
@@ -51,38 +82,38 @@ impl Match {
     }
 
     pub(super) fn hold(&mut self, p: usize) {
-        let t = self.state.players[p].team;
-        self.state.ball_state = Ball::Held(p);
-        self.state.ball = self.state.players[p].pos;
-        self.state.possession = t;
-        self.state.last_touch = t;
+        let t = self.play.state.players[p].team;
+        self.play.state.ball_state = Ball::Held(p);
+        self.play.state.ball = self.play.state.players[p].pos;
+        self.play.state.possession = t;
+        self.play.state.last_touch = t;
     }
 
     fn loose_at(&mut self, at: V2, touched_by: usize) {
-        self.state.ball_state = Ball::Loose;
-        self.state.ball = at;
-        self.state.last_touch = touched_by;
+        self.play.state.ball_state = Ball::Loose;
+        self.play.state.ball = at;
+        self.play.state.last_touch = touched_by;
         self.event(EventKind::LooseBall { x: round2(at.x), y: round2(at.y) });
     }
 
     pub(super) fn dead(&mut self, kind: RestartKind, team: usize, spot: V2, taker: Option<usize>) {
         match kind {
-            RestartKind::Corner => self.stats[team].corners += 1,
-            RestartKind::FreeKick | RestartKind::IndirectFreeKick => self.stats[team].free_kicks += 1,
-            RestartKind::Penalty => self.stats[team].penalties += 1,
+            RestartKind::Corner => self.play.stats[team].corners += 1,
+            RestartKind::FreeKick | RestartKind::IndirectFreeKick => self.play.stats[team].free_kicks += 1,
+            RestartKind::Penalty => self.play.stats[team].penalties += 1,
             _ => {}
         }
-        self.state.ball_state = Ball::Dead(Restart { kind, team, spot, taker });
-        self.state.ball = spot;
+        self.play.state.ball_state = Ball::Dead(Restart { kind, team, spot, taker });
+        self.play.state.ball = spot;
     }
 
     // ---- carrying and duels (document §28–§29, baseline §10) ----
 
     /// After a carry (or a dribble at `only`), an opponent within reach challenges the carrier.
     fn after_carry(&mut self, c: usize, only: Option<usize>) {
-        let cpos = self.state.players[c].pos;
+        let cpos = self.play.state.players[c].pos;
         let defender = self.challenger(c, only);
-        self.state.ball = cpos;
+        self.play.state.ball = cpos;
         if let Some(o) = defender {
             let moving = self.carrier_moving(c);
             // Taken on, a defender must tackle; otherwise he tackles only when it is worth it
@@ -97,22 +128,22 @@ impl Match {
     /// within the take-on's reach, or else the nearest opponent within reach who may challenge
     /// him there and is not still beaten by him. No die: known once the players have moved.
     pub(super) fn challenger(&self, c: usize, only: Option<usize>) -> Option<usize> {
-        let t = self.state.players[c].team;
-        let cpos = self.state.players[c].pos;
+        let t = self.play.state.players[c].team;
+        let cpos = self.play.state.players[c].pos;
         let reach = self.rules.params.tackle_reach;
         match only {
-            Some(o) if self.state.players[o].pos.dist(cpos) <= self.rules.params.take_on_reach_factor * reach => {
+            Some(o) if self.play.state.players[o].pos.dist(cpos) <= self.rules.params.take_on_reach_factor * reach => {
                 Some(o)
             }
             Some(_) => None,
             None => self
                 .opponents(t)
                 .filter(|&o| self.may_challenge(o, cpos))
-                .filter(|&o| self.state.players[o].pos.dist(cpos) <= reach)
+                .filter(|&o| self.play.state.players[o].pos.dist(cpos) <= reach)
                 .filter(|&o| !self.still_beaten(o, c))
                 .min_by(|&a, &b| {
-                    let da = self.state.players[a].pos.dist(cpos);
-                    let db = self.state.players[b].pos.dist(cpos);
+                    let da = self.play.state.players[a].pos.dist(cpos);
+                    let db = self.play.state.players[b].pos.dist(cpos);
                     da.total_cmp(&db).then(a.cmp(&b))
                 }),
         }
@@ -120,7 +151,7 @@ impl Match {
 
     /// Whether carrier `c` moved this round (a duel on the move is a dribble, else a shield).
     pub(super) fn carrier_moving(&self, c: usize) -> bool {
-        self.state.players[c].moved > self.rules.params.still_threshold
+        self.play.state.players[c].moved > self.rules.params.still_threshold
     }
 
     /// Sets both duellists' context and evaluates their tests: ((the carrier's pipeline, its
@@ -142,18 +173,18 @@ impl Match {
     /// The share of the duels carrier `c` loses where he stands that the referee calls as
     /// fouls (0.6 `tackle_foul_share`, outside the defender's own box), when a die decides it.
     pub(super) fn tackle_foul_share(&self, c: usize) -> Option<f64> {
-        let t = self.state.players[c].team;
+        let t = self.play.state.players[c].team;
         self.rules
             .behaviours
             .tackle_foul_share
-            .filter(|_| !self.rules.pitch.in_own_box(self.frame(1 - t, self.state.players[c].pos)))
+            .filter(|_| !self.rules.pitch.in_own_box(self.frame(1 - t, self.play.state.players[c].pos)))
     }
 
     /// A carrier's duel with a defender; `take_on` when the carrier chose to beat him.
     fn duel(&mut self, c: usize, o: usize, moving: bool, take_on: bool) {
-        let t = self.state.players[c].team;
-        self.state.players[c].duel = true;
-        self.state.players[o].duel = true;
+        let t = self.play.state.players[c].team;
+        self.play.state.players[c].duel = true;
+        self.play.state.players[o].duel = true;
         let ((cp, cres), (op, ores)) = self.prepare_duel(c, o, moving);
         let croll = self.roll(c, cp, &cres, RollRole::Duel);
         let droll = self.roll(o, op, &ores, RollRole::Tackle);
@@ -174,64 +205,68 @@ impl Match {
             outcome: name.into(),
         });
         if take_on {
-            self.stats[t].take_ons += 1;
-            self.stats[t].take_ons_won += u32::from(outcome == DuelOutcome::CarrierKeeps);
+            self.play.stats[t].take_ons += 1;
+            self.play.stats[t].take_ons_won += u32::from(outcome == DuelOutcome::CarrierKeeps);
         }
         match outcome {
-            DuelOutcome::CarrierKeeps => {
-                self.state.players[o].beaten_by = Some((c, self.state.round));
-                if moving {
-                    self.stats[t].dribbles_won += 1;
-                }
-                // 0.6: a defender in his own box holds back (a foul needs a worse margin there).
-                let careful = match self.rules.behaviours.foul_box_offset {
-                    Some(k) if self.rules.pitch.in_own_box(self.frame(1 - t, self.state.players[c].pos)) => k,
-                    _ => 0.0,
-                };
-                // 0.6 may read how badly he was beaten rather than his own margin.
-                let read = if self.rules.behaviours.foul_on_difference { diff } else { droll.margin };
-                match self.rules.foul_check.of(read as f64 + careful) {
-                    FoulCall::Clean => {}
-                    // 0.6: the referee gives only a share of the contacts the table calls.
-                    _ if self.rules.behaviours.foul_share.is_some_and(|s| self.dice.unit() >= s) => {}
-                    call => self.foul(o, c, call == FoulCall::Indirect),
-                }
-            }
-            // 0.6: outside his own box, a share of the duels a defender wins are fouls — he
-            // went through the man; the carrier's side has a free kick and no tackle is counted.
-            DuelOutcome::Loose | DuelOutcome::Steal
-                if self.tackle_foul_share(c).is_some_and(|s| self.dice.unit() < s) =>
-            {
-                if moving {
-                    self.stats[t].dribbles_lost += 1;
-                }
-                self.foul(o, c, false);
-            }
-            DuelOutcome::Loose => {
-                if moving {
-                    self.stats[t].dribbles_lost += 1;
-                }
-                self.stats[1 - t].tackles += 1;
-                let (lo, hi) = (self.rules.params.loose_ball_min, self.rules.params.loose_ball_max);
-                let at = self.state.players[c].pos + self.random_dir() * self.dice.uniform(lo, hi);
-                self.loose_at(at, 1 - t);
-            }
-            DuelOutcome::Steal => {
-                if moving {
-                    self.stats[t].dribbles_lost += 1;
-                }
-                self.stats[1 - t].tackles += 1;
-                self.hold(o);
-            }
+            DuelOutcome::CarrierKeeps => self.carrier_keeps(c, o, moving, diff, droll.margin),
+            DuelOutcome::Loose | DuelOutcome::Steal => self.defender_wins(c, o, moving, outcome),
         }
+    }
+
+    /// Carrier `c` beat defender `o` (by `diff`, the defender's margin `defender_margin`); the
+    /// referee may still call the contact a foul.
+    fn carrier_keeps(&mut self, c: usize, o: usize, moving: bool, diff: i32, defender_margin: i32) {
+        let t = self.play.state.players[c].team;
+        self.play.state.players[o].beaten_by = Some((c, self.play.state.round));
+        if moving {
+            self.play.stats[t].dribbles_won += 1;
+        }
+        let b = self.rules.behaviours;
+        // 0.6: a defender in his own box holds back (a foul needs a worse margin there).
+        let careful = match b.foul_box_offset {
+            Some(k) if self.rules.pitch.in_own_box(self.frame(1 - t, self.play.state.players[c].pos)) => k,
+            _ => 0.0,
+        };
+        // 0.6 may read how badly he was beaten rather than his own margin.
+        let read = if b.foul_on_difference { diff } else { defender_margin };
+        match self.rules.foul_check.of(read as f64 + careful) {
+            FoulCall::Clean => {}
+            // 0.6: the referee gives only a share of the contacts the table calls.
+            _ if b.foul_share.is_some_and(|s| self.play.dice.unit() >= s) => {}
+            call => self.foul(o, c, call == FoulCall::Indirect),
+        }
+    }
+
+    /// Defender `o` won the duel against carrier `c`: the ball runs loose or he steals it. 0.6:
+    /// outside his own box, a share of the duels a defender wins are fouls — he went through the
+    /// man; the carrier's side has a free kick and no tackle is counted.
+    fn defender_wins(&mut self, c: usize, o: usize, moving: bool, outcome: DuelOutcome) {
+        let t = self.play.state.players[c].team;
+        let foul = self.tackle_foul_share(c).is_some_and(|s| self.play.dice.unit() < s);
+        if moving {
+            self.play.stats[t].dribbles_lost += 1;
+        }
+        if foul {
+            self.foul(o, c, false);
+            return;
+        }
+        self.play.stats[1 - t].tackles += 1;
+        if outcome == DuelOutcome::Steal {
+            self.hold(o);
+            return;
+        }
+        let (lo, hi) = (self.rules.params.loose_ball_min, self.rules.params.loose_ball_max);
+        let at = self.play.state.players[c].pos + self.random_dir() * self.play.dice.uniform(lo, hi);
+        self.loose_at(at, 1 - t);
     }
 
     /// An accidental foul (document §35): a free kick, or a penalty inside the defender's box;
     /// impeding (`indirect`, 0.6) gives an indirect free kick wherever it happens.
     fn foul(&mut self, by: usize, on: usize, indirect: bool) {
-        let ft = self.state.players[by].team;
-        self.stats[ft].fouls += 1;
-        let spot = self.state.players[on].pos;
+        let ft = self.play.state.players[by].team;
+        self.play.stats[ft].fouls += 1;
+        let spot = self.play.state.players[on].pos;
         let penalty = !indirect && self.rules.pitch.in_own_box(self.frame(ft, spot));
         let (bw, ow) = (self.who(by), self.who(on));
         self.event(EventKind::Foul { by: bw, on: ow, penalty, indirect });
@@ -260,7 +295,8 @@ impl Match {
                 to + self.random_dir() * (pr.pass_imprecise_offset_per_margin * margin.unsigned_abs() as f64)
             }
             PassOutcome::Misplaced => {
-                to + self.random_dir() * self.dice.uniform(pr.pass_misplaced_offset_min, pr.pass_misplaced_offset_max)
+                to + self.random_dir()
+                    * self.play.dice.uniform(pr.pass_misplaced_offset_min, pr.pass_misplaced_offset_max)
             }
         };
         (outcome, at)
@@ -277,12 +313,12 @@ impl Match {
             Struck::Pass => (false, self.rules.params.interception_rule != 0.0, self.rules.pipes.interception),
             Struck::Shot => (true, self.rules.params.block_rule != 0.0, self.rules.pipes.block),
         };
-        let t = self.state.players[passer].team;
+        let t = self.play.state.players[passer].team;
         let s = self.rules.slots;
         let q_int = self.rules.pass_q_int.value(margin as f64);
         let mut on_line: Vec<(f64, usize)> = self
             .opponents(t)
-            .filter(|&o| !(skip_keeper && self.state.players[o].line == Line::Goalkeeper))
+            .filter(|&o| !(skip_keeper && self.play.state.players[o].line == Line::Goalkeeper))
             .filter_map(|o| self.reaches_line(o, from, to).map(|along| (along, o)))
             .collect();
         on_line.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
@@ -307,7 +343,7 @@ impl Match {
     /// Sets a pass's (or throw's) context from the carrier to `to` and evaluates its test.
     pub(super) fn prepare_pass(&mut self, c: usize, to: V2, pipe: usize) -> Resolution {
         let s = self.rules.slots;
-        let from = self.state.players[c].pos;
+        let from = self.play.state.players[c].pos;
         self.set(c, s.distance, from.dist(to));
         self.set_orientation(c, to);
         self.set_pressure(c, from);
@@ -316,14 +352,14 @@ impl Match {
     }
 
     fn pass(&mut self, c: usize, r: usize, pipe: usize) {
-        let t = self.state.players[c].team;
+        let t = self.play.state.players[c].team;
         let s = self.rules.slots;
-        let from = self.state.players[c].pos;
-        let to = self.state.players[r].pos;
+        let from = self.play.state.players[c].pos;
+        let to = self.play.state.players[r].pos;
         let res = self.prepare_pass(c, to, pipe);
         let roll = self.roll(c, pipe, &res, RollRole::Action);
         let set_piece = self.set_piece_name();
-        self.stats[t].passes += 1;
+        self.play.stats[t].passes += 1;
         let (outcome, at) = if res.possible {
             self.arrival(roll.margin, to)
         } else {
@@ -334,7 +370,7 @@ impl Match {
         let (cw, rw) = (self.who(c), self.who(r));
         let label = outcome_name(outcome);
         if let Some(o) = self.intercept(c, from, at, roll.margin, Struck::Pass) {
-            self.stats[1 - t].interceptions += 1;
+            self.play.stats[1 - t].interceptions += 1;
             let ow = self.who(o);
             self.event(EventKind::Pass {
                 by: cw,
@@ -351,16 +387,16 @@ impl Match {
         }
         // The pass is written before what became of the ball (a loose ball it left), though
         // whether it was completed is known only after: the event goes in where it happened.
-        let at_pass = self.events.len();
+        let at_pass = self.chronicle.events.len();
         let reach = self.rules.params.loose_ball_reach * self.rules.params.receive_reach_factor;
-        let completed = if outcome == PassOutcome::Misplaced || self.state.players[r].pos.dist(at) > reach {
+        let completed = if outcome == PassOutcome::Misplaced || self.play.state.players[r].pos.dist(at) > reach {
             self.loose_at(at, t);
             false
         } else {
             self.receive(r, from, at, self.rules.pass_quality.value(roll.margin as f64))
         };
         if completed {
-            self.stats[t].passes_completed += 1;
+            self.play.stats[t].passes_completed += 1;
         }
         self.event_at(
             at_pass,
@@ -378,9 +414,9 @@ impl Match {
 
     /// The receiver's control test (document §22); true when his side keeps the ball.
     fn receive(&mut self, r: usize, from: V2, at: V2, q_rec: f64) -> bool {
-        let t = self.state.players[r].team;
+        let t = self.play.state.players[r].team;
         let s = self.rules.slots;
-        self.state.players[r].pos = at;
+        self.play.state.players[r].pos = at;
         self.set(r, s.q_rec, q_rec);
         self.set_pressure(r, at);
         self.set_orientation(r, from);
@@ -399,7 +435,7 @@ impl Match {
             }
             ControlOutcome::Loose => {
                 let (lo, hi) = (self.rules.params.loose_ball_min, self.rules.params.loose_ball_max);
-                let to = at + self.random_dir() * self.dice.uniform(lo, hi);
+                let to = at + self.random_dir() * self.play.dice.uniform(lo, hi);
                 self.loose_at(to, t);
                 false
             }
@@ -412,7 +448,7 @@ impl Match {
     /// test.
     pub(super) fn prepare_cross(&mut self, c: usize, landing: V2, pipe: usize) -> Resolution {
         let s = self.rules.slots;
-        let from = self.state.players[c].pos;
+        let from = self.play.state.players[c].pos;
         self.set(c, s.distance, from.dist(landing));
         self.set_orientation(c, landing);
         self.set_pressure(c, from);
@@ -421,11 +457,11 @@ impl Match {
     }
 
     fn cross(&mut self, c: usize, landing: V2, pipe: usize, zone: Option<u8>) {
-        let t = self.state.players[c].team;
-        let from = self.state.players[c].pos;
+        let t = self.play.state.players[c].team;
+        let from = self.play.state.players[c].pos;
         let res = self.prepare_cross(c, landing, pipe);
         let roll = self.roll(c, pipe, &res, RollRole::Action);
-        self.stats[t].crosses += 1;
+        self.play.stats[t].crosses += 1;
         let (outcome, at) = self.arrival(roll.margin, landing);
         let cw = self.who(c);
         let zone = zone.and_then(|z| self.rules.set_pieces.as_ref()?.zone(z as usize)).map(|z| z.id.clone());
@@ -439,27 +475,27 @@ impl Match {
             self.loose_at(at, t);
             return;
         };
-        let wt = self.state.players[w].team;
+        let wt = self.play.state.players[w].team;
         if wt == t {
-            self.stats[t].crosses_completed += 1;
+            self.play.stats[t].crosses_completed += 1;
             let goal = self.frame(t, self.rules.pitch.goal());
-            self.state.players[w].pos = at;
+            self.play.state.players[w].pos = at;
             if at.dist(goal) <= self.rules.params.header_max_distance {
                 self.hold(w);
                 if let Some((k, to)) = self.keeper_reset(t, from, at) {
-                    self.state.players[k].pos = to;
+                    self.play.state.players[k].pos = to;
                 }
                 self.shot(w, true, self.rules.pipes.header);
             } else {
                 self.hold(w);
             }
-        } else if self.state.players[w].line == Line::Goalkeeper {
-            self.state.players[w].pos = at;
+        } else if self.play.state.players[w].line == Line::Goalkeeper {
+            self.play.state.players[w].pos = at;
             self.hold(w);
         } else {
             // A headed clearance away from his own goal (0.6: sometimes behind, for a corner).
             if let Some(share) = self.rules.behaviours.clearance_behind_share
-                && self.dice.unit() < share
+                && self.play.dice.unit() < share
             {
                 self.corner_for(t, at);
                 return;
@@ -467,8 +503,8 @@ impl Match {
             let pr = self.rules.params;
             let spread = pr.clearance_spread;
             let away =
-                (self.frame(wt, self.rules.pitch.goal()) - at).unit().rotated(self.dice.uniform(-spread, spread));
-            let to = at + away * self.dice.uniform(pr.clearance_min, pr.clearance_max);
+                (self.frame(wt, self.rules.pitch.goal()) - at).unit().rotated(self.play.dice.uniform(-spread, spread));
+            let to = at + away * self.play.dice.uniform(pr.clearance_min, pr.clearance_max);
             self.loose_at(to, wt);
         }
     }
@@ -485,12 +521,12 @@ impl Match {
             return None;
         }
         let ideal = self.rules.params.keeper_spot(self.frame(1 - t, self.rules.pitch.own_goal()), at);
-        Some((k, self.state.players[k].pos.toward(ideal, per_metre * from.dist(at))))
+        Some((k, self.play.state.players[k].pos.toward(ideal, per_metre * from.dist(at))))
     }
 
     /// Whether keeper `k` contests a high ball landing at `at`: near it, inside his own box.
     pub(super) fn keeper_claims(&self, k: usize, at: V2) -> bool {
-        let pl = &self.state.players[k];
+        let pl = &self.play.state.players[k];
         pl.pos.dist(at) <= self.rules.params.keeper_claim_radius && self.rules.pitch.in_own_box(self.frame(pl.team, at))
     }
 
@@ -498,10 +534,10 @@ impl Match {
     /// claims with his hands); the highest margin wins, ties among opponents contest again.
     fn aerial_duel(&mut self, crosser: usize, at: V2) -> Option<usize> {
         let pr = self.rules.params;
-        let mut contestants: Vec<usize> = (0..self.state.players.len())
+        let mut contestants: Vec<usize> = (0..self.play.state.players.len())
             .filter(|&p| p != crosser)
             .filter(|&p| {
-                let pl = &self.state.players[p];
+                let pl = &self.play.state.players[p];
                 if pl.line == Line::Goalkeeper {
                     self.keeper_claims(p, at)
                 } else {
@@ -518,8 +554,8 @@ impl Match {
             let mut leaders: Vec<usize> = Vec::new();
             for &p in &contestants {
                 self.set_match_state(p);
-                self.state.players[p].duel = true;
-                let pipe = if self.state.players[p].line == Line::Goalkeeper {
+                self.play.state.players[p].duel = true;
+                let pipe = if self.play.state.players[p].line == Line::Goalkeeper {
                     self.rules.pipes.claim
                 } else {
                     self.rules.pipes.aerial_duel
@@ -533,8 +569,8 @@ impl Match {
                     leaders.push(p);
                 }
             }
-            let team = self.state.players[leaders[0]].team;
-            if leaders.iter().all(|&p| self.state.players[p].team == team) {
+            let team = self.play.state.players[leaders[0]].team;
+            if leaders.iter().all(|&p| self.play.state.players[p].team == team) {
                 let w = leaders[0];
                 let ww = self.who(w);
                 self.event(EventKind::AerialDuel { won_by: ww, contestants: count });
@@ -546,7 +582,11 @@ impl Match {
         let w = *contestants
             .iter()
             .min_by(|&&a, &&b| {
-                self.state.players[a].pos.dist(at).total_cmp(&self.state.players[b].pos.dist(at)).then(a.cmp(&b))
+                self.play.state.players[a]
+                    .pos
+                    .dist(at)
+                    .total_cmp(&self.play.state.players[b].pos.dist(at))
+                    .then(a.cmp(&b))
             })
             .expect("non-empty");
         let ww = self.who(w);
@@ -560,11 +600,11 @@ impl Match {
     /// kick); also returns the aimed point inside the goal mouth (the far side, inset from the
     /// post).
     pub(super) fn prepare_strike(&mut self, c: usize, pipe: usize) -> (Resolution, V2) {
-        let t = self.state.players[c].team;
+        let t = self.play.state.players[c].team;
         let s = self.rules.slots;
         let pitch = self.rules.pitch;
         let pr = self.rules.params;
-        let pos = self.state.players[c].pos;
+        let pos = self.play.state.players[c].pos;
         let f = self.frame(t, pos);
         let aim_y =
             if f.y < pitch.goal_y { pitch.post_high - pr.shot_post_inset } else { pitch.post_low + pr.shot_post_inset };
@@ -583,11 +623,11 @@ impl Match {
     pub(super) fn prepare_keeper(&mut self, k: usize, shooter: usize) {
         let s = self.rules.slots;
         let pr = self.rules.params;
-        let kt = self.state.players[k].team;
+        let kt = self.play.state.players[k].team;
         let goal = self.frame(kt, self.rules.pitch.own_goal());
-        let ball = self.state.players[shooter].pos;
+        let ball = self.play.state.players[shooter].pos;
         let ideal = pr.keeper_spot(goal, ball);
-        let error = self.state.players[k].pos.dist(ideal);
+        let error = self.play.state.players[k].pos.dist(ideal);
         let speed = self.get(shooter, s.ball_speed);
         self.set(k, s.gk_position_error, error);
         self.set(k, s.shot_distance, ball.dist(goal));
@@ -596,7 +636,7 @@ impl Match {
     }
 
     pub(super) fn shot(&mut self, c: usize, header: bool, pipe: usize) {
-        let t = self.state.players[c].team;
+        let t = self.play.state.players[c].team;
         let (res, target) = self.prepare_strike(c, pipe);
         let set_piece = self.set_piece_name();
         let wall = match self.set_piece_now() {
@@ -605,55 +645,66 @@ impl Match {
         };
         let roll = self.roll(c, pipe, &res, if header { RollRole::Header } else { RollRole::Action });
         let margin = roll.margin;
-        self.stats[t].shots += 1;
-        self.stats[t].shot_probability_sum += res.chance();
-        let from = self.state.players[c].pos;
-        let distance = round2(from.dist(self.frame(t, self.rules.pitch.goal())));
-        let cw = self.who(c);
-        let target_y = round2(self.frame(t, target).y);
-        let penalty = self.penalty_kick;
-        self.penalty_kick = false;
-        if !penalty && !self.rules.pitch.in_attacking_box(self.frame(t, from)) {
-            self.stats[t].shots_outside_box += 1;
-        }
-        let shot_event = |outcome: &str, keeper: Option<super::events::KeeperTest>| EventKind::Shot {
-            by: cw,
-            distance,
+        self.play.stats[t].shots += 1;
+        self.play.stats[t].shot_probability_sum += res.chance();
+        let from = self.play.state.players[c].pos;
+        let facts = ShotFacts {
+            by: self.who(c),
+            distance: round2(from.dist(self.frame(t, self.rules.pitch.goal()))),
             margin,
             probability: (res.chance() * 10_000.0).round() / 10_000.0,
             header,
-            target_y,
-            outcome: outcome.into(),
-            keeper,
-            set_piece: set_piece.clone(),
+            target_y: round2(self.frame(t, target).y),
+            set_piece,
             aim: None,
             wall,
         };
+        let penalty = self.play.penalty_kick;
+        self.play.penalty_kick = false;
+        if !penalty && !self.rules.pitch.in_attacking_box(self.frame(t, from)) {
+            self.play.stats[t].shots_outside_box += 1;
+        }
         if !penalty && let Some(b) = self.intercept(c, from, target, margin, Struck::Shot) {
-            self.stats[1 - t].blocks += 1;
-            self.event(shot_event("blocked", None));
-            let bw = self.who(b);
-            self.event(EventKind::Block { by: bw, shooter: cw });
-            let pr = self.rules.params;
-            let at =
-                self.state.players[b].pos + self.random_dir() * self.dice.uniform(pr.deflection_min, pr.deflection_max);
-            self.loose_at(at, 1 - t);
+            self.shot_blocked(t, b, &facts);
             return;
         }
         let outcome = if res.possible { self.rules.shot_outcome.of(margin as f64) } else { ShotOutcome::OffTarget };
         if outcome == ShotOutcome::OffTarget {
-            self.event(shot_event("off_target", None));
-            let spot_f = V2::new(self.rules.params.goal_kick_spot_x, self.rules.pitch.goal_y);
-            let spot = self.frame(1 - t, spot_f);
-            let keeper = self.keeper(1 - t);
-            self.state.last_touch = t;
-            self.dead(RestartKind::GoalKick, 1 - t, spot, Some(keeper));
+            self.shot_off_target(t, &facts);
             return;
         }
-        self.stats[t].on_target += 1;
+        self.play.stats[t].on_target += 1;
+        self.shot_at_keeper(c, penalty, &facts);
+    }
+
+    /// Side `t`'s shot missed the target: a goal kick.
+    pub(super) fn shot_off_target(&mut self, t: usize, facts: &ShotFacts) {
+        self.event(facts.event("off_target", None));
+        let spot_f = V2::new(self.rules.params.goal_kick_spot_x, self.rules.pitch.goal_y);
+        let spot = self.frame(1 - t, spot_f);
+        let keeper = self.keeper(1 - t);
+        self.play.state.last_touch = t;
+        self.dead(RestartKind::GoalKick, 1 - t, spot, Some(keeper));
+    }
+
+    /// Side `t`'s shot blocked by `b`: the ball deflects off him, loose.
+    fn shot_blocked(&mut self, t: usize, b: usize, facts: &ShotFacts) {
+        self.play.stats[1 - t].blocks += 1;
+        self.event(facts.event("blocked", None));
+        let bw = self.who(b);
+        self.event(EventKind::Block { by: bw, shooter: facts.by });
+        let pr = self.rules.params;
+        let at = self.play.state.players[b].pos
+            + self.random_dir() * self.play.dice.uniform(pr.deflection_min, pr.deflection_max);
+        self.loose_at(at, 1 - t);
+    }
+
+    /// A shot on target against the keeper's save test: a goal, or a save he holds or parries.
+    fn shot_at_keeper(&mut self, c: usize, penalty: bool, facts: &ShotFacts) {
+        let t = self.play.state.players[c].team;
         let k = self.keeper(1 - t);
         self.prepare_keeper(k, c);
-        self.set_scaled(k, self.rules.slots.shot_margin, margin as f64);
+        self.set_scaled(k, self.rules.slots.shot_margin, facts.margin as f64);
         let (kres, kroll) = self.test(k, self.rules.pipes.save, RollRole::Save);
         let keeper = super::events::KeeperTest {
             value: kres.value,
@@ -661,36 +712,43 @@ impl Match {
             position_error: round2(self.get(k, self.rules.slots.gk_position_error)),
             guess: None,
         };
-        let saved = if self.rules.params.save_rule == 0.0 { kroll.success } else { kroll.margin > margin };
+        let saved = if self.rules.params.save_rule == 0.0 { kroll.success } else { kroll.margin > facts.margin };
         if !saved {
-            self.stats[t].penalty_goals += u32::from(penalty);
-            self.event(shot_event("goal", Some(keeper)));
+            self.play.stats[t].penalty_goals += u32::from(penalty);
+            self.event(facts.event("goal", Some(keeper)));
             self.goal(c);
             return;
         }
-        self.stats[1 - t].saves += 1;
-        self.event(shot_event("saved", Some(keeper)));
+        self.play.stats[1 - t].saves += 1;
+        self.event(facts.event("saved", Some(keeper)));
+        self.after_save(c, k, kroll.margin);
+    }
+
+    /// Keeper `k` saved `c`'s shot by `margin`: he holds it, or parries it behind (0.6) or loose.
+    fn after_save(&mut self, c: usize, k: usize, margin: i32) {
+        let t = self.play.state.players[c].team;
         let kw = self.who(k);
-        match self.rules.save_outcome.of(kroll.margin as f64) {
+        match self.rules.save_outcome.of(margin as f64) {
             SaveOutcome::Hold => {
-                self.event(EventKind::Save { by: kw, margin: kroll.margin, outcome: "hold".into() });
+                self.event(EventKind::Save { by: kw, margin, outcome: "hold".into() });
                 self.hold(k);
             }
             SaveOutcome::Parry | SaveOutcome::Beaten => {
-                self.event(EventKind::Save { by: kw, margin: kroll.margin, outcome: "parry".into() });
+                self.event(EventKind::Save { by: kw, margin, outcome: "parry".into() });
                 // 0.6: some parries go behind, for a corner.
                 if let Some(share) = self.rules.behaviours.parry_behind_share
-                    && self.dice.unit() < share
+                    && self.play.dice.unit() < share
                 {
-                    let at = self.state.players[k].pos;
+                    let at = self.play.state.players[k].pos;
                     self.corner_for(t, at);
                     return;
                 }
                 let pr = self.rules.params;
                 let goal = self.frame(1 - t, self.rules.pitch.own_goal());
                 let spread = pr.parry_spread;
-                let out = (self.state.players[c].pos - goal).unit().rotated(self.dice.uniform(-spread, spread));
-                let at = goal + out * self.dice.uniform(pr.rebound_min, pr.rebound_max);
+                let out =
+                    (self.play.state.players[c].pos - goal).unit().rotated(self.play.dice.uniform(-spread, spread));
+                let at = goal + out * self.play.dice.uniform(pr.rebound_min, pr.rebound_max);
                 self.loose_at(at, 1 - t);
             }
         }
@@ -702,14 +760,14 @@ impl Match {
         let f = self.frame(t, near);
         let flag = V2::new(pitch.length, if f.y < pitch.goal_y { 0.0 } else { pitch.width });
         let spot = self.frame(t, flag);
-        self.state.last_touch = 1 - t;
+        self.play.state.last_touch = 1 - t;
         self.dead(RestartKind::Corner, t, spot, None);
     }
 
     pub(super) fn goal(&mut self, scorer: usize) {
-        let t = self.state.players[scorer].team;
-        self.state.score[t] += 1;
-        self.stats[t].goals += 1;
+        let t = self.play.state.players[scorer].team;
+        self.play.state.score[t] += 1;
+        self.play.stats[t].goals += 1;
         let w = self.who(scorer);
         self.event(EventKind::Goal { by: w, team: t as u8 });
         let centre = self.rules.pitch.centre();
@@ -721,81 +779,92 @@ impl Match {
     /// Step 2 with a loose ball: players within reach gather it; from both sides it is contested
     /// (a neutral ball: a tie means the contest goes on next round).
     pub(super) fn gather_loose_ball(&mut self) {
-        let ball = self.state.ball;
+        match self.nearest_to_loose_ball() {
+            [None, None] => {}
+            [Some(p), None] | [None, Some(p)] => self.gather_alone(p),
+            [Some(a), Some(b)] => self.contest_loose_ball(a, b),
+        }
+    }
+
+    /// Each side's nearest player within reach of the loose ball (the first of equals).
+    fn nearest_to_loose_ball(&self) -> [Option<usize>; 2] {
+        let ball = self.play.state.ball;
         let reach = self.rules.params.loose_ball_reach;
         let mut nearest = [None::<(f64, usize)>; 2];
-        for p in 0..self.state.players.len() {
-            let d = self.state.players[p].pos.dist(ball);
+        for (p, pl) in self.play.state.players.iter().enumerate() {
+            let d = pl.pos.dist(ball);
             if d > reach {
                 continue;
             }
-            let t = self.state.players[p].team;
-            if nearest[t].is_none_or(|(bd, _)| d < bd) {
-                nearest[t] = Some((d, p));
+            if nearest[pl.team].is_none_or(|(bd, _)| d < bd) {
+                nearest[pl.team] = Some((d, p));
             }
         }
+        nearest.map(|n| n.map(|(_, p)| p))
+    }
+
+    /// Player `p`'s control test to gather the loose ball.
+    fn gather_roll(&mut self, p: usize) -> microfut_core::pipeline::Roll {
         let s = self.rules.slots;
-        let margin_of = |m: &mut Match, p: usize| {
-            m.set(p, s.q_rec, 0.0);
-            m.set_pressure(p, ball);
-            m.set_orientation(p, ball);
-            m.set_match_state(p);
-            m.test(p, m.rules.pipes.control, RollRole::Gather).1
-        };
-        match (nearest[0], nearest[1]) {
-            (None, None) => {}
-            (Some((_, p)), None) | (None, Some((_, p))) => {
-                let roll = margin_of(self, p);
-                match self.rules.control_outcome.of(roll.margin as f64) {
-                    ControlOutcome::Clean => {
-                        self.state.players[p].pos = ball;
-                        self.hold(p);
-                        let w = self.who(p);
-                        self.event(EventKind::Gathered { by: w });
-                    }
-                    ControlOutcome::HeavyTouch => {
-                        let d = self.rules.control_outcome.value(roll.margin as f64);
-                        let to = ball + self.random_dir() * d;
-                        let t = self.state.players[p].team;
-                        self.loose_at(to, t);
-                    }
-                    ControlOutcome::Loose => {
-                        let (lo, hi) = (self.rules.params.loose_ball_min, self.rules.params.loose_ball_max);
-                        let to = ball + self.random_dir() * self.dice.uniform(lo, hi);
-                        let t = self.state.players[p].team;
-                        self.loose_at(to, t);
-                    }
-                }
+        let ball = self.play.state.ball;
+        self.set(p, s.q_rec, 0.0);
+        self.set_pressure(p, ball);
+        self.set_orientation(p, ball);
+        self.set_match_state(p);
+        self.test(p, self.rules.pipes.control, RollRole::Gather).1
+    }
+
+    /// Player `p`, unchallenged, gathers the loose ball, or it runs on from a heavy touch.
+    fn gather_alone(&mut self, p: usize) {
+        let ball = self.play.state.ball;
+        let roll = self.gather_roll(p);
+        let t = self.play.state.players[p].team;
+        match self.rules.control_outcome.of(roll.margin as f64) {
+            ControlOutcome::Clean => self.gathered(p),
+            ControlOutcome::HeavyTouch => {
+                let d = self.rules.control_outcome.value(roll.margin as f64);
+                let to = ball + self.random_dir() * d;
+                self.loose_at(to, t);
             }
-            (Some((_, a)), Some((_, b))) => {
-                let ra = margin_of(self, a);
-                let rb = margin_of(self, b);
-                self.state.players[a].duel = true;
-                self.state.players[b].duel = true;
-                let winner =
-                    match microfut_core::dice::opposed(ra.margin, rb.margin, microfut_core::dice::Holder::Neutral) {
-                        microfut_core::dice::Opposed::First => Some(a),
-                        microfut_core::dice::Opposed::Second => Some(b),
-                        microfut_core::dice::Opposed::Recontest => None,
-                    };
-                if let Some(w) = winner {
-                    self.state.players[w].pos = ball;
-                    self.hold(w);
-                    let ww = self.who(w);
-                    self.event(EventKind::Gathered { by: ww });
-                }
+            ControlOutcome::Loose => {
+                let (lo, hi) = (self.rules.params.loose_ball_min, self.rules.params.loose_ball_max);
+                let to = ball + self.random_dir() * self.play.dice.uniform(lo, hi);
+                self.loose_at(to, t);
             }
         }
     }
 
+    /// Both sides' nearest contest the loose ball by their control margins; a tie on a neutral
+    /// ball leaves it loose to contest again.
+    fn contest_loose_ball(&mut self, a: usize, b: usize) {
+        use microfut_core::dice::{Holder, Opposed, opposed};
+        let ra = self.gather_roll(a);
+        let rb = self.gather_roll(b);
+        self.play.state.players[a].duel = true;
+        self.play.state.players[b].duel = true;
+        match opposed(ra.margin, rb.margin, Holder::Neutral) {
+            Opposed::First => self.gathered(a),
+            Opposed::Second => self.gathered(b),
+            Opposed::Recontest => {}
+        }
+    }
+
+    /// Player `p` has the loose ball at his feet.
+    fn gathered(&mut self, p: usize) {
+        self.play.state.players[p].pos = self.play.state.ball;
+        self.hold(p);
+        let w = self.who(p);
+        self.event(EventKind::Gathered { by: w });
+    }
+
     /// A loose ball beyond a line becomes a throw-in, a goal kick or a corner.
     pub(super) fn check_out_of_play(&mut self) {
-        if self.state.ball_state != Ball::Loose || self.rules.pitch.in_bounds(self.state.ball) {
+        if self.play.state.ball_state != Ball::Loose || self.rules.pitch.in_bounds(self.play.state.ball) {
             return;
         }
         let pitch = self.rules.pitch;
-        let b = self.state.ball;
-        let last = self.state.last_touch;
+        let b = self.play.state.ball;
+        let last = self.play.state.last_touch;
         if b.x >= 0.0 && b.x <= pitch.length {
             let spot = V2::new(b.x, if b.y < 0.0 { 0.0 } else { pitch.width });
             self.dead(RestartKind::ThrowIn, 1 - last, spot, None);
@@ -803,8 +872,8 @@ impl Match {
         }
         // Over a goal line: whose goal is it?
         let defending = if b.x > pitch.length {
-            if self.state.attacks_right[0] { 1 } else { 0 }
-        } else if self.state.attacks_right[0] {
+            if self.play.state.attacks_right[0] { 1 } else { 0 }
+        } else if self.play.state.attacks_right[0] {
             0
         } else {
             1
@@ -822,104 +891,123 @@ impl Match {
     /// Puts a restart into play: the dead time passes on the clock, players walk towards their
     /// places within what that time allows, and the taker has the ball at the spot.
     pub(super) fn take_restart(&mut self, r: Restart) {
+        let dead_time = self.dead_time(r);
+        if r.kind == RestartKind::KickOff && r.taker.is_none() {
+            super::setup::line_up_for_kickoff(&self.rules, &self.play.teams, &mut self.play.state, r.team);
+        }
+        let taker = self.restart_taker_for(r);
+        self.play.state.clock += dead_time;
+        // 0.6: tired players come off at the stoppage.
+        self.substitutions(Some(taker));
+        self.play.state.players[taker].pos = r.spot;
+        self.hold(taker);
+        if dead_time > 0.0 {
+            self.walk_during_dead_time(r, taker, dead_time);
+        }
+        self.clear_the_spot(r, taker);
+        if r.kind == RestartKind::FreeKick && self.rules.set_pieces.is_some() && self.direct_shot_spot(r.team, r.spot) {
+            self.form_wall(r.team, taker, r.spot);
+        }
+        self.play.penalty_kick = r.kind == RestartKind::Penalty && self.rules.set_pieces.is_none();
+        self.play.taking = Some(r.kind);
+        self.play.positioned_for = None;
+        self.event(EventKind::Restart {
+            restart: r.kind.name().into(),
+            team: r.team as u8,
+            x: round2(r.spot.x),
+            y: round2(r.spot.y),
+        });
+    }
+
+    /// The time the clock runs while the restart is taken.
+    fn dead_time(&self, r: Restart) -> f64 {
         let clock = self.rules.clock;
-        let pr = self.rules.params;
-        let pitch = self.rules.pitch;
-        let t = r.team;
-        let dead_time = match r.kind {
+        match r.kind {
             RestartKind::KickOff if r.taker.is_none() => clock.kickoff_after_goal,
             RestartKind::KickOff => 0.0,
             RestartKind::ThrowIn => clock.throw_in,
             RestartKind::GoalKick => clock.goal_kick,
             RestartKind::Corner => clock.corner,
             RestartKind::FreeKick | RestartKind::IndirectFreeKick | RestartKind::Penalty => clock.free_kick,
-        };
-        let rules = self.rules.clone();
-        let sp = rules.set_pieces.as_ref();
-        if r.kind == RestartKind::KickOff && r.taker.is_none() {
-            super::setup::line_up_for_kickoff(&self.rules, &self.teams, &mut self.state, t);
         }
-        let taker = match (r.kind, r.taker) {
-            (RestartKind::KickOff, _) => match self.state.ball_state {
+    }
+
+    /// Who takes the restart: the kick-off's line-up names him; 0.6's set pieces name who takes
+    /// each restart; otherwise the player given, the best penalty taker or the nearest.
+    fn restart_taker_for(&self, r: Restart) -> usize {
+        let t = r.team;
+        match (r.kind, r.taker) {
+            (RestartKind::KickOff, _) => match self.play.state.ball_state {
                 Ball::Dead(Restart { taker: Some(k), .. }) => k,
                 _ => unreachable!("line-up names the kick-off taker"),
             },
-            // 0.6: the set pieces name who takes each restart.
-            (kind, given) if sp.is_some() => match self.set_piece_taker(kind, t, r.spot) {
+            (kind, given) if self.rules.set_pieces.is_some() => match self.set_piece_taker(kind, t, r.spot) {
                 Some(rule) => self.pick_taker(t, rule, r.spot),
                 None => given.unwrap_or_else(|| self.pick_taker(t, Taker::Nearest, r.spot)),
             },
             (_, Some(k)) => k,
             (RestartKind::Penalty, None) => {
                 let skill =
-                    rules.penalty_skill_without_set_pieces.expect("revisions without set pieces name the skill");
-                (0..self.state.players.len())
-                    .filter(|&p| self.state.players[p].team == t && self.state.players[p].line != Line::Goalkeeper)
+                    self.rules.penalty_skill_without_set_pieces.expect("revisions without set pieces name the skill");
+                let players = &self.play.state.players;
+                (0..players.len())
+                    .filter(|&p| players[p].team == t && players[p].line != Line::Goalkeeper)
                     .max_by(|&a, &b| self.get(a, skill).total_cmp(&self.get(b, skill)).then(b.cmp(&a)))
                     .expect("outfield players")
             }
             (_, None) => self.pick_taker(t, Taker::Nearest, r.spot),
-        };
-        self.state.clock += dead_time;
-        // 0.6: tired players come off at the stoppage.
-        self.substitutions(Some(taker));
-        self.state.players[taker].pos = r.spot;
-        self.hold(taker);
-        if dead_time > 0.0 {
-            if r.kind == RestartKind::Corner || self.delivery_spot(r.kind, t, r.spot) {
-                // Runners attack the box during the dead time, markers go with them.
-                let landing = match sp {
-                    Some(sp) => self.zones_centre(sp, t, r.spot),
-                    None => self.cross_landing(t, r.spot),
-                };
-                let cross = super::candidate::Candidate::aimed(Kind::Cross, landing);
-                self.compute_targets(Some(&(taker, cross)));
-            } else {
-                self.compute_targets(None);
-            }
-            let rounds = dead_time / clock.round_seconds;
-            for p in 0..self.state.players.len() {
-                if p == taker {
-                    continue;
-                }
-                let allowance = self.get(p, self.rules.slots.r_normal) * rounds;
-                let to = self.state.players[p].pos.toward(self.targets[p], allowance);
-                self.state.players[p].pos = to;
-            }
         }
-        // Opponents give the taker room; at a penalty everyone but the two stands outside the box.
-        for p in 0..self.state.players.len() {
+    }
+
+    /// During the dead time everyone but the taker walks towards his destination as far as his
+    /// normal pace allows; at a delivery into the box runners attack it and markers go with them.
+    fn walk_during_dead_time(&mut self, r: Restart, taker: usize, dead_time: f64) {
+        if r.kind == RestartKind::Corner || self.delivery_spot(r.kind, r.team, r.spot) {
+            let landing = match self.rules.set_pieces.as_ref() {
+                Some(sp) => self.zones_centre(sp, r.team, r.spot),
+                None => self.cross_landing(r.team, r.spot),
+            };
+            let cross = super::candidate::Candidate::aimed(Kind::Cross, landing);
+            self.compute_targets(Some(&(taker, cross)));
+        } else {
+            self.compute_targets(None);
+        }
+        let rounds = dead_time / self.rules.clock.round_seconds;
+        for p in 0..self.play.state.players.len() {
             if p == taker {
                 continue;
             }
-            let pl_team = self.state.players[p].team;
+            let allowance = self.get(p, self.rules.slots.r_normal) * rounds;
+            let to = self.play.state.players[p].pos.toward(self.scratch.targets[p], allowance);
+            self.play.state.players[p].pos = to;
+        }
+    }
+
+    /// Opponents give the taker room; at a penalty everyone but the two stands outside the box.
+    fn clear_the_spot(&mut self, r: Restart, taker: usize) {
+        let pr = self.rules.params;
+        let pitch = self.rules.pitch;
+        let t = r.team;
+        for p in 0..self.play.state.players.len() {
+            if p == taker {
+                continue;
+            }
+            let pl_team = self.play.state.players[p].team;
             if r.kind == RestartKind::Penalty {
-                let keeper = self.state.players[p].line == Line::Goalkeeper && pl_team != t;
-                let f = self.frame(t, self.state.players[p].pos);
+                let keeper = self.play.state.players[p].line == Line::Goalkeeper && pl_team != t;
+                let f = self.frame(t, self.play.state.players[p].pos);
                 let limit = pitch.length - pitch.box_depth - pr.penalty_box_clearance;
                 let new_f = if keeper { V2::new(pitch.length, pitch.goal_y) } else { V2::new(f.x.min(limit), f.y) };
-                self.state.players[p].pos = self.frame(t, new_f);
+                self.play.state.players[p].pos = self.frame(t, new_f);
             } else if pl_team != t && r.kind != RestartKind::KickOff {
-                let pos = self.state.players[p].pos;
+                let pos = self.play.state.players[p].pos;
                 let d = pos.dist(r.spot);
                 if d < pr.restart_distance {
                     let away = if d > 0.0 { (pos - r.spot).unit() } else { V2::new(0.0, 1.0) };
-                    self.state.players[p].pos = pitch.clamp(r.spot + away * pr.restart_distance);
+                    self.play.state.players[p].pos = pitch.clamp(r.spot + away * pr.restart_distance);
                 }
             }
         }
-        if r.kind == RestartKind::FreeKick && sp.is_some() && self.direct_shot_spot(t, r.spot) {
-            self.form_wall(t, taker, r.spot);
-        }
-        self.penalty_kick = r.kind == RestartKind::Penalty && sp.is_none();
-        self.taking = Some(r.kind);
-        self.positioned_for = None;
-        self.event(EventKind::Restart {
-            restart: r.kind.name().into(),
-            team: t as u8,
-            x: round2(r.spot.x),
-            y: round2(r.spot.y),
-        });
     }
 }
 

@@ -19,19 +19,22 @@ impl Match {
     /// player about to take the restart) stays on.
     pub(super) fn substitutions(&mut self, taker: Option<usize>) {
         let Some(rule) = self.rules.substitutions else { return };
-        if self.state.minute(self.rules.clock.half_seconds) < rule.from_minute {
+        if self.play.state.minute(self.rules.clock.half_seconds) < rule.from_minute {
             return;
         }
         for t in 0..2 {
             let mut now = 0;
-            while self.stats[t].substitutions < rule.max && now < rule.per_stoppage {
-                let tired = self.sides[t]
+            while self.play.stats[t].substitutions < rule.max && now < rule.per_stoppage {
+                let tired = self.play.sides[t]
                     .clone()
-                    .filter(|&p| Some(p) != taker && self.state.holder() != Some(p))
-                    .filter(|&p| self.state.players[p].line != Line::Goalkeeper)
-                    .filter(|&p| self.state.players[p].stamina < rule.stamina_below)
+                    .filter(|&p| Some(p) != taker && self.play.state.holder() != Some(p))
+                    .filter(|&p| self.play.state.players[p].line != Line::Goalkeeper)
+                    .filter(|&p| self.play.state.players[p].stamina < rule.stamina_below)
                     .min_by(|&a, &b| {
-                        self.state.players[a].stamina.total_cmp(&self.state.players[b].stamina).then(a.cmp(&b))
+                        self.play.state.players[a]
+                            .stamina
+                            .total_cmp(&self.play.state.players[b].stamina)
+                            .then(a.cmp(&b))
                     });
                 let Some(p) = tired else { break };
                 if !self.bring_on(t, p) {
@@ -45,10 +48,10 @@ impl Match {
     /// Replaces player `p` of side `t` with the best bench player of his line (or, failing one,
     /// the best outfield one); false when the bench has nobody to send on.
     fn bring_on(&mut self, t: usize, p: usize) -> bool {
-        let line = self.state.players[p].line;
+        let line = self.play.state.players[p].line;
         let rules = self.rules.clone();
-        let line_of = |k: usize| rules.roles.line_of(&self.teams[t].club.squad[k].role).and_then(Line::from_id);
-        let bench = &self.teams[t].bench;
+        let line_of = |k: usize| rules.roles.line_of(&self.play.teams[t].club.squad[k].role).and_then(Line::from_id);
+        let bench = &self.play.teams[t].bench;
         let Some(i) = bench
             .iter()
             .position(|&k| line_of(k) == Some(line))
@@ -56,20 +59,20 @@ impl Match {
         else {
             return false;
         };
-        let k = self.teams[t].bench.remove(i);
-        let sheet = &self.teams[t].club.squad[k];
+        let k = self.play.teams[t].bench.remove(i);
+        let sheet = &self.play.teams[t].club.squad[k];
         // Bench sheets were checked with the squad when the match was set up.
         let Ok(mut inputs) = sheet.values(&rules.rs) else { return false };
         if let Some(away) = rules.slots.away_side {
             inputs.set(away, t as f64);
         }
         let off = self.who(p);
-        let slot = self.state.players[p].slot;
-        self.teams[t].lineup[slot] = k;
-        let club_id = self.teams[t].club.id.clone();
+        let slot = self.play.state.players[p].slot;
+        self.play.teams[t].lineup[slot] = k;
+        let club_id = self.play.teams[t].club.id.clone();
         let id: Arc<str> = Arc::from(format!("{club_id}#{} {}", sheet.shirt, sheet.name));
         let shirt = sheet.shirt;
-        let pl = &mut self.state.players[p];
+        let pl = &mut self.play.state.players[p];
         pl.sheet = k;
         pl.shirt = shirt;
         pl.inputs = inputs;
@@ -77,10 +80,10 @@ impl Match {
         pl.still = 0;
         pl.error = super::geometry::V2::ZERO;
         pl.beaten_by = None;
-        self.recovery_memo[p] = super::movement::RecoveryMemo::default();
-        self.range_memo[p] = super::movement::RangeMemo::default();
-        self.log_ids[p].1 = id;
-        self.stats[t].substitutions += 1;
+        self.scratch.recovery_memo[p] = super::movement::RecoveryMemo::default();
+        self.scratch.range_memo[p] = super::movement::RangeMemo::default();
+        self.chronicle.log_ids[p].1 = id;
+        self.play.stats[t].substitutions += 1;
         let on = self.who(p);
         self.event(EventKind::Substitution { off, on });
         true

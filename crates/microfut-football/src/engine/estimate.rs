@@ -7,17 +7,18 @@
 //! players' pipeline inputs, which live in the state, and reuse the match's scratch buffers and
 //! duel cache: the inputs are the pipelines' calling convention, not a copy.
 
-use super::Match;
-use super::content::{MixedPlan, PassPlan};
+use super::content::{CrossNpc, MixedPlan, PassPlan};
 use super::geometry::{V2, sqrt_le};
-use super::state::{Line, mix};
+use super::state::{Line, Player, mix};
+use super::{Match, Rules};
 use microfut_core::dice::Difficulty;
+use microfut_core::pipeline::Resolution;
 
 impl Match {
     /// Probability that the carrier keeps the ball at `dest`: 1 unless an opponent can engage him
     /// there, else the exact chance of the duel ending with the carrier keeping it.
     pub(super) fn keep_probability(&mut self, c: usize, dest: V2, dribbling: bool, only: Option<usize>) -> f64 {
-        let t = self.state.players[c].team;
+        let t = self.play.state.players[c].team;
         let reach = self.rules.params.tackle_reach;
         let engager = match only {
             Some(o) => Some(o),
@@ -25,7 +26,7 @@ impl Match {
                 // The nearest who can get there (the first of equals), each distance taken once.
                 let mut best: Option<(f64, usize)> = None;
                 for o in self.opponents(t) {
-                    let pl = &self.state.players[o];
+                    let pl = &self.play.state.players[o];
                     let q = pl.pos.dist2(dest);
                     if !sqrt_le(q, reach + pl.inputs.get(self.rules.slots.r_sprint)) {
                         continue;
@@ -42,7 +43,7 @@ impl Match {
         // Whoever can reach the carrier may choose to tackle: the carrier cannot count on being
         // only contained (0.5) — or, when the content says a carrier reads the defender (0.6),
         // only where that defender would choose to tackle.
-        let moving = dribbling || dest != self.state.players[c].pos;
+        let moving = dribbling || dest != self.play.state.players[c].pos;
         let (cv, dv) = self.duel_values(c, o, moving);
         let keep = self.keep_chance(cv, dv);
         let contain_risk = self.rules.npc.defending.contain_risk;
@@ -56,7 +57,7 @@ impl Match {
     /// his interception radius of the line (document §30), strictly between its two ends — or
     /// `None`.
     pub(super) fn reaches_line(&self, o: usize, from: V2, to: V2) -> Option<f64> {
-        let pos = self.state.players[o].pos;
+        let pos = self.play.state.players[o].pos;
         let end = self.rules.params.intercept_line_end;
         let (lo, hi) = (end, 1.0 - end);
         // `along_segment`'s quotient, divided only when it may fall inside (lo, hi): most
@@ -78,21 +79,25 @@ impl Match {
 
     /// Who may challenge a carrier at `at`: outfield players anywhere, a keeper inside his box.
     pub(super) fn may_challenge(&self, o: usize, at: V2) -> bool {
-        let pl = &self.state.players[o];
+        let pl = &self.play.state.players[o];
         pl.line != Line::Goalkeeper || self.rules.pitch.in_own_box(self.frame(pl.team, at))
     }
 
     /// Whether `o`, taken on and beaten by carrier `c`, is still beaten this round: for the round of
     /// the take-on and the content's `beaten_rounds` after it.
     pub(super) fn still_beaten(&self, o: usize, c: usize) -> bool {
-        matches!(self.state.players[o].beaten_by, Some((b, r))
-            if b == c && f64::from(self.state.round.saturating_sub(r)) <= self.rules.params.beaten_rounds)
+        matches!(self.play.state.players[o].beaten_by, Some((b, r))
+            if b == c && f64::from(self.play.state.round.saturating_sub(r)) <= self.rules.params.beaten_rounds)
     }
 
     /// The test a defender challenges with: a keeper smothers with his hands (his claim test),
     /// an outfield player tackles.
     pub(super) fn tackle_pipe(&self, o: usize) -> usize {
-        if self.state.players[o].line == Line::Goalkeeper { self.rules.pipes.claim } else { self.rules.pipes.tackle }
+        if self.play.state.players[o].line == Line::Goalkeeper {
+            self.rules.pipes.claim
+        } else {
+            self.rules.pipes.tackle
+        }
     }
 
     /// A defender's choice (content `defending`): tackle when his chance of winning the ball is
@@ -105,7 +110,7 @@ impl Match {
         // content's spread, by a hash of (seed, round, defender, carrier): deterministic, no die.
         let threshold = match d.tackle_spread {
             Some(spread) => {
-                let h = mix(&[self.seed, self.state.round as u64, o as u64, c as u64, 0x7ac1e]);
+                let h = mix(&[self.play.seed, self.play.state.round as u64, o as u64, c as u64, 0x7ac1e]);
                 d.tackle_min_chance + spread * ((h >> 11) as f64 / (1u64 << 53) as f64 - 0.5)
             }
             None => d.tackle_min_chance,
@@ -113,7 +118,7 @@ impl Match {
         if win >= threshold {
             return true;
         }
-        let t = self.state.players[c].team;
+        let t = self.play.state.players[c].team;
         let spot = self.frame(t, at);
         self.map(c, self.rules.pipes.opportunity, spot) >= d.tackle_threat
     }
@@ -122,7 +127,7 @@ impl Match {
     /// Difficulties of the carrier's dribble (or shielding) test and the defender's tackle,
     /// cached for the round: they depend on who and how, not on where.
     pub(super) fn duel_values(&mut self, c: usize, o: usize, moving: bool) -> (Difficulty, Difficulty) {
-        if let Some(&(_, _, _, v)) = self.duel_cache.iter().find(|e| e.0 == c && e.1 == o && e.2 == moving) {
+        if let Some(&(_, _, _, v)) = self.scratch.duel_cache.iter().find(|e| e.0 == c && e.1 == o && e.2 == moving) {
             return v;
         }
         self.set_match_state(c);
@@ -130,7 +135,7 @@ impl Match {
         let pipes = self.rules.pipes;
         let cp = if moving { pipes.dribble } else { pipes.protection };
         let v = (self.difficulty(c, cp), self.difficulty(o, self.tackle_pipe(o)));
-        self.duel_cache.push((c, o, moving, v));
+        self.scratch.duel_cache.push((c, o, moving, v));
         v
     }
 
@@ -155,7 +160,7 @@ impl Match {
     /// one pipeline on the carrier's inputs.
     pub(super) fn pass_test(&mut self, c: usize, to: V2, pipe: usize) -> (f64, Option<Difficulty>) {
         let s = self.rules.slots;
-        let from = self.state.players[c].pos;
+        let from = self.play.state.players[c].pos;
         self.set(c, s.distance, from.dist(to));
         self.set_orientation(c, to);
         let res = self.estimate(c, pipe);
@@ -197,19 +202,34 @@ impl Match {
     /// and writes only the interceptors' and the receiver's inputs, so it may run after other
     /// candidates were priced (the NPC's lazy evaluation) and give the same value.
     pub(super) fn pass_keep(&mut self, c: usize, r: usize, to: V2, difficulty: Difficulty) -> f64 {
-        let mut sc = std::mem::take(&mut self.pass_scratch);
+        let mut sc = std::mem::take(&mut self.scratch.pass);
         sc.clear();
         let out = self.pass_keep_with(&mut sc, c, r, to, difficulty);
-        self.pass_scratch = sc;
+        self.scratch.pass = sc;
         out
     }
 
     fn pass_keep_with(&mut self, sc: &mut PassScratch, c: usize, r: usize, to: V2, difficulty: Difficulty) -> f64 {
-        let s = self.rules.slots;
-        let pipes = self.rules.pipes;
-        let pr = self.rules.params;
-        let from = self.state.players[c].pos;
-        let t = self.state.players[c].team;
+        self.set_pass_context(sc, c, r, to);
+        // Borrowed field by field: the rules are read while the players' inputs are written.
+        let rules = &*self.rules;
+        let (mut built, mut built_mixed) = (None, None);
+        let plans = pass_plans(rules, difficulty, &mut built, &mut built_mixed);
+        if plans.q_ints.is_empty() {
+            return 0.0;
+        }
+        let nonfinite = pass_tests(rules, &mut self.play.state.players, sc, r, &plans);
+        if let Some((pipe, res)) = nonfinite {
+            self.check_finite(pipe, &res);
+        }
+        pass_keep_sum(rules, sc, &plans)
+    }
+
+    /// The context of a pass from `c` to `r` at `to`: the interceptors on its line (noted in
+    /// `sc`) and the receiver, each as the tests will read them.
+    fn set_pass_context(&mut self, sc: &mut PassScratch, c: usize, r: usize, to: V2) {
+        let from = self.play.state.players[c].pos;
+        let t = self.play.state.players[c].team;
         for o in self.opponents(t) {
             if let Some(along) = self.reaches_line(o, from, to) {
                 sc.on_line.push((o, from + (to - from) * along));
@@ -222,76 +242,6 @@ impl Match {
         self.set_pressure(r, to);
         self.set_orientation(r, from);
         self.set_match_state(r);
-        let compare = pr.interception_rule != 0.0;
-        // Borrowed field by field: the rules are read while the players' inputs are written.
-        let rules = &*self.rules;
-        let odds = &rules.rs.odds;
-        let (built, built_mixed);
-        // A whole difficulty has one plan; a fractional one (0.6) both neighbours' margins, in
-        // proportion, over one list of pairs.
-        type Plans<'a> = (&'a [f64], &'a [f64], [(&'a [(i32, f64, usize)], f64); 2]);
-        let (q_ints, q_recs, parts): Plans = if difficulty.f == 0.0 {
-            let plan = match rules.pass_plans.get(difficulty.d) {
-                Some(plan) => plan,
-                None => {
-                    built = PassPlan::build(difficulty.d, odds, &rules.margins, &pr);
-                    &built
-                }
-            };
-            (&plan.q_ints, &plan.q_recs, [(&plan.reachable, 1.0), (&[], 0.0)])
-        } else {
-            let plan = match rules.pass_plans.mixed(difficulty.d) {
-                Some(plan) => plan,
-                None => {
-                    built_mixed = MixedPlan::build(difficulty.d, odds, &rules.margins, &pr);
-                    &built_mixed
-                }
-            };
-            (&plan.q_ints, &plan.q_recs, [(&plan.lo, 1.0 - difficulty.f), (&plan.hi, difficulty.f)])
-        };
-        let pairs = q_ints.len();
-        if pairs == 0 {
-            return 0.0;
-        }
-        // diffs[entry * n + i]: interceptor i's difficulty at that pair's Q_INT.
-        let n = sc.on_line.len();
-        sc.diffs.resize(pairs * n, Difficulty::whole(0));
-        let interception = &rules.rs.pipelines[pipes.interception];
-        let mut nonfinite = None;
-        for (i, &(o, _)) in sc.on_line.iter().enumerate() {
-            let diffs = &mut sc.diffs;
-            interception.resolve_each(&mut self.state.players[o].inputs, s.q_int, q_ints, |k, res| {
-                if res.nonfinite.is_some() {
-                    nonfinite.get_or_insert((pipes.interception, res));
-                }
-                diffs[k * n + i] = res.diff().expect("the engine's action pipelines are checked at load");
-            });
-        }
-        sc.control.resize(pairs, 0.0);
-        let control = &mut sc.control;
-        rules.rs.pipelines[pipes.control].resolve_each(&mut self.state.players[r].inputs, s.q_rec, q_recs, |k, res| {
-            if res.nonfinite.is_some() {
-                nonfinite.get_or_insert((pipes.control, res));
-            }
-            let d = res.diff().expect("the engine's action pipelines are checked at load");
-            control[k] = rules.margins.control_keep_of(d);
-        });
-        if let Some((pipe, res)) = nonfinite {
-            self.check_finite(pipe, &res);
-        }
-        let mut keep = 0.0;
-        for (list, w) in parts {
-            for &(margin, p, entry) in list {
-                let mut through = 1.0;
-                for &od in &sc.diffs[entry * n..(entry + 1) * n] {
-                    // The interceptor fails when his margin does not beat the pass (or his test fails).
-                    let needs = if compare { od.plus(margin + 1) } else { od };
-                    through *= 1.0 - odds.chance_of(needs);
-                }
-                keep += w * p * through * sc.control[entry];
-            }
-        }
-        keep
     }
 
     /// (cross test probability, probability the attacking side wins the ball in the box,
@@ -299,88 +249,102 @@ impl Match {
     /// prices it — see [`Match::strike_estimate`]).
     pub(super) fn cross_estimate(&mut self, c: usize, landing: V2, pipe: usize) -> (f64, f64, f64, f64) {
         let s = self.rules.slots;
-        let from = self.state.players[c].pos;
+        let from = self.play.state.players[c].pos;
         self.set(c, s.distance, from.dist(landing));
         self.set_orientation(c, landing);
         let p_cross = self.estimate(c, pipe).chance();
-        // The best header of each side within reach of the landing point after this round's runs.
-        let t = self.state.players[c].team;
-        let radius = self.rules.params.aerial_contest_radius;
-        // The easiest header (lowest difficulty) of each side.
-        let mut best: [Option<Difficulty>; 2] = [None, None];
-        let mut header: Option<(Difficulty, usize)> = None;
-        let rules = self.rules.clone();
-        let content = rules.npc.cross.as_ref();
-        for p in 0..self.state.players.len() {
-            let pl = &self.state.players[p];
-            let keeper = pl.line == Line::Goalkeeper;
-            if p == c || (keeper && content.is_none()) {
-                continue;
-            }
-            // A keeper claims near the landing point inside his own box (as in the duel itself;
-            // 0.5's estimate left keepers out).
-            let pipe = if keeper {
-                if pl.team == t || !self.keeper_claims(p, landing) {
-                    continue;
-                }
-                self.rules.pipes.claim
-            } else {
-                // Team-mates of the runners' lines run onto the cross this round (0.5: attackers
-                // and midfielders); defenders track them: both reach the landing zone at a sprint.
-                let runner = pl.team == t
-                    && match content {
-                        Some(x) => x.runners.contains(&pl.line),
-                        None => matches!(pl.line, Line::Attack | Line::Midfield),
-                    };
-                let defender = pl.team != t;
-                let reach = match (runner || defender, content) {
-                    (false, _) => 0.0,
-                    // 0.6: how far he really gets this round, turning towards the landing point.
-                    (true, Some(_)) => {
-                        let towards = landing - pl.pos;
-                        self.movement_range(p, 2, false, towards)
-                    }
-                    (true, None) => pl.inputs.get(s.r_sprint),
-                };
-                if self.state.players[p].pos.dist(landing) > radius + reach {
-                    continue;
-                }
-                self.rules.pipes.aerial_duel
-            };
-            self.set_match_state(p);
-            let Some(d) = self.estimate(p, pipe).diff() else { continue };
-            let side = usize::from(self.state.players[p].team != t);
-            best[side] = Some(best[side].map_or(d, |b: Difficulty| if d.real() < b.real() { d } else { b }));
-            if side == 0 && header.is_none_or(|(hd, _): (Difficulty, usize)| d.real() < hd.real()) {
-                header = Some((d, p));
-            }
-        }
+        let (best, header) = self.aerial_contest(c, landing);
         let win = match best {
             [None, _] => 0.0,
             [Some(_), None] => 1.0,
             [Some(a), Some(b)] => self.rules.duels.win_of(a, b),
         };
         let keep = p_cross * win;
-
         // Where the best header of the attacking side would head from, if he wins it.
         let (goal, priced) = match header {
             Some((_, h)) if keep > 0.0 => {
-                let at = self.state.players[h].pos;
-                self.state.players[h].pos = landing;
-                // The keeper sets himself during the flight as he will in play (engine 0.5.9).
-                let reset = self
-                    .keeper_reset(t, from, landing)
-                    .map(|(k, to)| (k, std::mem::replace(&mut self.state.players[k].pos, to)));
-                let (_, p_goal, p_priced) = self.strike_estimate(h, self.rules.pipes.header);
-                if let Some((k, stood)) = reset {
-                    self.state.players[k].pos = stood;
-                }
-                self.state.players[h].pos = at;
+                let (p_goal, p_priced) = self.header_goal(c, h, landing);
                 (keep * p_goal, keep * p_priced)
             }
             _ => (0.0, 0.0),
         };
         (p_cross, keep, goal, priced)
+    }
+
+    /// The best header of each side within reach of `c`'s cross landing at `landing` after this
+    /// round's runs — the easiest (lowest difficulty) of each — and the attacking side's
+    /// header with who heads it.
+    fn aerial_contest(&mut self, c: usize, landing: V2) -> AerialContest {
+        let t = self.play.state.players[c].team;
+        let mut best: [Option<Difficulty>; 2] = [None, None];
+        let mut header: Option<(Difficulty, usize)> = None;
+        let rules = self.rules.clone();
+        let content = rules.npc.cross.as_ref();
+        for p in 0..self.play.state.players.len() {
+            let Some(pipe) = self.aerial_test(c, p, landing, content) else { continue };
+            self.set_match_state(p);
+            let Some(d) = self.estimate(p, pipe).diff() else { continue };
+            let side = usize::from(self.play.state.players[p].team != t);
+            best[side] = Some(best[side].map_or(d, |b: Difficulty| if d.real() < b.real() { d } else { b }));
+            if side == 0 && header.is_none_or(|(hd, _): (Difficulty, usize)| d.real() < hd.real()) {
+                header = Some((d, p));
+            }
+        }
+        (best, header)
+    }
+
+    /// The test player `p` contests `c`'s cross with, if he gets there: a keeper claims near the
+    /// landing point inside his own box (as in the duel itself; 0.5's estimate left keepers out);
+    /// team-mates of the runners' lines run onto it this round (0.5: attackers and midfielders)
+    /// and defenders track them, both reaching the landing zone at a sprint.
+    fn aerial_test(&mut self, c: usize, p: usize, landing: V2, content: Option<&CrossNpc>) -> Option<usize> {
+        let t = self.play.state.players[c].team;
+        let pl = &self.play.state.players[p];
+        let keeper = pl.line == Line::Goalkeeper;
+        if p == c || (keeper && content.is_none()) {
+            return None;
+        }
+        if keeper {
+            return (pl.team != t && self.keeper_claims(p, landing)).then_some(self.rules.pipes.claim);
+        }
+        let runner = pl.team == t
+            && match content {
+                Some(x) => x.runners.contains(&pl.line),
+                None => matches!(pl.line, Line::Attack | Line::Midfield),
+            };
+        let defender = pl.team != t;
+        let reach = match (runner || defender, content) {
+            (false, _) => 0.0,
+            // 0.6: how far he really gets this round, turning towards the landing point.
+            (true, Some(_)) => {
+                let towards = landing - pl.pos;
+                self.movement_range(p, 2, false, towards)
+            }
+            (true, None) => pl.inputs.get(self.rules.slots.r_sprint),
+        };
+        if self.play.state.players[p].pos.dist(landing) > self.rules.params.aerial_contest_radius + reach {
+            return None;
+        }
+        Some(self.rules.pipes.aerial_duel)
+    }
+
+    /// The goal chance of `h` heading `c`'s cross from `landing` (as it is, and as the NPC
+    /// prices it): he and the keeper are placed as they will be, then put back.
+    fn header_goal(&mut self, c: usize, h: usize, landing: V2) -> (f64, f64) {
+        let t = self.play.state.players[c].team;
+        let from = self.play.state.players[c].pos;
+        let at = self.play.state.players[h].pos;
+        self.play.state.players[h].pos = landing;
+        // The keeper sets himself during the flight as he will in play (engine 0.5.9).
+        let reset = self
+            .keeper_reset(t, from, landing)
+            .map(|(k, to)| (k, std::mem::replace(&mut self.play.state.players[k].pos, to)));
+        let (_, p_goal, p_priced) = self.strike_estimate(h, self.rules.pipes.header);
+        if let Some((k, stood)) = reset {
+            self.play.state.players[k].pos = stood;
+        }
+        self.play.state.players[h].pos = at;
+        (p_goal, p_priced)
     }
 
     /// (strike test probability, probability of a goal, that probability as the NPC prices it),
@@ -393,15 +357,15 @@ impl Match {
         let (res, target) = self.prepare_strike(c, pipe);
         let p_success = res.chance();
         let Some(difficulty) = res.diff().filter(|_| res.possible) else { return (0.0, 0.0, 0.0) };
-        let t = self.state.players[c].team;
-        let from = self.state.players[c].pos;
+        let t = self.play.state.players[c].team;
+        let from = self.play.state.players[c].pos;
         let keeper = self.keeper(1 - t);
         self.prepare_keeper(keeper, c);
-        let mut sc = std::mem::take(&mut self.strike_scratch);
+        let mut sc = std::mem::take(&mut self.scratch.strike);
         sc.clear();
-        if !self.penalty_kick {
+        if !self.play.penalty_kick {
             for o in self.opponents(t) {
-                if self.state.players[o].line == Line::Goalkeeper {
+                if self.play.state.players[o].line == Line::Goalkeeper {
                     continue;
                 }
                 if let Some(along) = self.reaches_line(o, from, target) {
@@ -422,7 +386,7 @@ impl Match {
             goal
         } else {
             let rules = self.rules.clone();
-            let mut own = std::mem::take(&mut self.expected_own);
+            let mut own = std::mem::take(&mut self.planner.expected_own);
             own.clear();
             let keepers = rules.npc.expected_keeper.iter().map(|&(slot, v)| (keeper, slot, v));
             let everyone = [c, keeper].into_iter().chain(sc.blockers.iter().map(|b| b.0));
@@ -444,10 +408,10 @@ impl Match {
             sc.keeper.clear();
             let g = again.map_or(0.0, |d| self.strike_goal(d, keeper, &mut sc));
             self.put_back(&own);
-            self.expected_own = own;
+            self.planner.expected_own = own;
             g
         };
-        self.strike_scratch = sc;
+        self.scratch.strike = sc;
         (p_success, goal, priced)
     }
 
@@ -529,6 +493,105 @@ impl Match {
             1.0 - odds.chance_of(keeper_difficulty.plus(shot_margin + 1))
         }
     }
+}
+
+/// The (Q_INT, Q_REC) pairs a pass of some difficulty reaches and its margins over them: a
+/// whole difficulty has one plan; a fractional one (0.6) both neighbours' margins, in
+/// proportion, over one list of pairs.
+struct PassPlans<'a> {
+    q_ints: &'a [f64],
+    q_recs: &'a [f64],
+    /// (margin, probability, pair) lists with their weights.
+    parts: [(Margins<'a>, f64); 2],
+}
+
+/// Each side's easiest header of a cross, and the attacking side's with who heads it.
+type AerialContest = ([Option<Difficulty>; 2], Option<(Difficulty, usize)>);
+
+/// A pass's reachable margins: (margin, probability, pair).
+type Margins<'a> = &'a [(i32, f64, usize)];
+
+/// The revision's plan for `difficulty`, or one built now into `built` / `built_mixed`.
+fn pass_plans<'a>(
+    rules: &'a Rules,
+    difficulty: Difficulty,
+    built: &'a mut Option<PassPlan>,
+    built_mixed: &'a mut Option<MixedPlan>,
+) -> PassPlans<'a> {
+    let odds = &rules.rs.odds;
+    if difficulty.f == 0.0 {
+        let plan = match rules.pass_plans.get(difficulty.d) {
+            Some(plan) => plan,
+            None => built.insert(PassPlan::build(difficulty.d, odds, &rules.margins, &rules.params)),
+        };
+        return PassPlans { q_ints: &plan.q_ints, q_recs: &plan.q_recs, parts: [(&plan.reachable, 1.0), (&[], 0.0)] };
+    }
+    let plan = match rules.pass_plans.mixed(difficulty.d) {
+        Some(plan) => plan,
+        None => built_mixed.insert(MixedPlan::build(difficulty.d, odds, &rules.margins, &rules.params)),
+    };
+    PassPlans {
+        q_ints: &plan.q_ints,
+        q_recs: &plan.q_recs,
+        parts: [(&plan.lo, 1.0 - difficulty.f), (&plan.hi, difficulty.f)],
+    }
+}
+
+/// Every interceptor's difficulty at each pair's Q_INT (`sc.diffs[pair * n + i]`) and the
+/// receiver `r`'s keep chance at each Q_REC (`sc.control`); the first non-finite evaluation.
+fn pass_tests(
+    rules: &Rules,
+    players: &mut [Player],
+    sc: &mut PassScratch,
+    r: usize,
+    plans: &PassPlans,
+) -> Option<(usize, Resolution)> {
+    let (s, pipes) = (rules.slots, rules.pipes);
+    let pairs = plans.q_ints.len();
+    let n = sc.on_line.len();
+    sc.diffs.resize(pairs * n, Difficulty::whole(0));
+    let interception = &rules.rs.pipelines[pipes.interception];
+    let mut nonfinite = None;
+    for (i, &(o, _)) in sc.on_line.iter().enumerate() {
+        let diffs = &mut sc.diffs;
+        interception.resolve_each(&mut players[o].inputs, s.q_int, plans.q_ints, |k, res| {
+            if res.nonfinite.is_some() {
+                nonfinite.get_or_insert((pipes.interception, res));
+            }
+            diffs[k * n + i] = res.diff().expect("the engine's action pipelines are checked at load");
+        });
+    }
+    sc.control.resize(pairs, 0.0);
+    let control = &mut sc.control;
+    rules.rs.pipelines[pipes.control].resolve_each(&mut players[r].inputs, s.q_rec, plans.q_recs, |k, res| {
+        if res.nonfinite.is_some() {
+            nonfinite.get_or_insert((pipes.control, res));
+        }
+        let d = res.diff().expect("the engine's action pipelines are checked at load");
+        control[k] = rules.margins.control_keep_of(d);
+    });
+    nonfinite
+}
+
+/// The chance the team keeps the ball: over the pass's margins, every interceptor failing and
+/// the receiver controlling it.
+fn pass_keep_sum(rules: &Rules, sc: &PassScratch, plans: &PassPlans) -> f64 {
+    let compare = rules.params.interception_rule != 0.0;
+    let odds = &rules.rs.odds;
+    let n = sc.on_line.len();
+    let mut keep = 0.0;
+    for (list, w) in plans.parts {
+        for &(margin, p, entry) in list {
+            let mut through = 1.0;
+            for &od in &sc.diffs[entry * n..(entry + 1) * n] {
+                // The interceptor fails when his margin does not beat the pass (or his test fails).
+                let needs = if compare { od.plus(margin + 1) } else { od };
+                through *= 1.0 - odds.chance_of(needs);
+            }
+            keep += w * p * through * sc.control[entry];
+        }
+    }
+    keep
 }
 
 /// Reused buffers of [`Match::pass_estimate`]: interceptors on the line, reachable margins,

@@ -9,6 +9,7 @@
 mod actions;
 mod bench;
 pub mod candidate;
+mod chronicle;
 pub mod content;
 mod estimate;
 pub mod events;
@@ -17,8 +18,11 @@ pub mod log;
 mod movement;
 mod npc;
 mod odds;
+mod planner;
+mod play;
 mod positioning;
 pub mod projection;
+mod scratch;
 pub mod set_pieces;
 pub mod setup;
 pub mod state;
@@ -39,14 +43,28 @@ pub struct MatchSimulator {
 }
 
 use crate::club::Club;
+use chronicle::Chronicle;
 use geometry::{V2, angle_between};
 use log::DecisionLog;
 use microfut_core::dice::{Dice, Difficulty};
 use microfut_core::pipeline::{Resolution, Roll};
+use planner::Planner;
+use play::{Pending, Play};
 use projection::RollRole;
+use scratch::Scratch;
 use serde::{Deserialize, Serialize};
 use state::{Ball, Line, State};
 use std::sync::Arc;
+
+/// Each player's (club id, player id) as the decision log writes them.
+fn log_ids(teams: &[Team; 2], players: &[state::Player]) -> Vec<(Arc<str>, Arc<str>)> {
+    let id = |p: &state::Player| {
+        let club = &teams[p.team].club;
+        let sheet = &club.squad[p.sheet];
+        (Arc::from(club.id.as_str()), Arc::from(format!("{}#{} {}", club.id, sheet.shirt, sheet.name)))
+    };
+    players.iter().map(id).collect()
+}
 
 /// Rounds to hundredths, as events and the decision log write minutes and positions.
 pub fn round2(x: f64) -> f64 {
@@ -111,71 +129,16 @@ pub struct MatchFault {
     pub fault: microfut_core::pipeline::NonFinite,
 }
 
-/// The carrier's choice for the round, kept between the decision and its execution.
-#[derive(Debug, Clone)]
-struct Pending {
-    carrier: usize,
-}
-
+/// One match: the rules it plays by and four parts, cut by what they hold — the play (what
+/// carries the match on; the round hash covers its state and dice), the scratch (working memory
+/// recomputed from the play), the NPC's planner and the chronicle (what the match records).
+/// Each part's file states its invariant.
 pub struct Match {
     rules: Arc<Rules>,
-    teams: [Team; 2],
-    state: State,
-    dice: Dice,
-    seed: u64,
-    human: Option<usize>,
-    stats: [TeamStats; 2],
-    events: Vec<Event>,
-    hashes: Vec<u64>,
-    log: DecisionLog,
-    intents: Vec<RecordedIntent>,
-    pending: Option<Pending>,
-    candidates: Vec<Candidate>,
-    targets: Vec<V2>,
-    urgent: Vec<bool>,
-    /// The team whose possession the last positioning tests were made for.
-    positioned_for: Option<usize>,
-    /// The restart in play is a penalty: the taker's only candidate is the shot, unblocked.
-    penalty_kick: bool,
-    /// Duel difficulties computed this round: (carrier, defender, moving, difficulties).
-    duel_cache: Vec<(usize, usize, bool, (Difficulty, Difficulty))>,
-    /// Buffers the pass estimates reuse (a decision makes ~10), so estimating allocates nothing.
-    pass_scratch: estimate::PassScratch,
-    /// The NPC weighs every candidate exactly, bounds or not (off by default; tests compare).
-    weigh_every_candidate: bool,
-    strike_scratch: estimate::StrikeScratch,
-    /// (player, slot, own value) while the NPC prices a strike against what it expects.
-    expected_own: Vec<(usize, usize, f64)>,
-    /// (player, slot, own value) while the NPC weighs its candidates under `npc.plan_context`.
-    planned_own: Vec<(usize, usize, f64)>,
-    /// Positioning's buffers: the nearest candidates to press or support, each side's view of
-    /// its opponents.
-    near_scratch: Vec<(f64, usize)>,
-    /// Per player, (round, possession) when his destination last came from the team shape
-    /// (lever `positioning_cadence`); cleared when play restarts or the ends change.
-    shaped: Vec<Option<(u32, usize)>>,
-    view_scratch: [Vec<V2>; 2],
-    /// Each side's player indices (setup lists the home side first, then the away side).
-    sides: [std::ops::Range<usize>; 2],
-    /// Stamina recovery per player for the few contexts it reads (see `Rules::recovery_memo`).
-    recovery_memo: Vec<movement::RecoveryMemo>,
-    /// Movement range per player for the last few contexts (see `Rules::range_memo`).
-    range_memo: Vec<movement::RangeMemo>,
-    /// Each player's (club id, player id) as the decision log writes them.
-    log_ids: Vec<(Arc<str>, Arc<str>)>,
-    /// The match-state adaptation last scored with: (round, carrier, shift), for the log.
-    adapted: Option<(u32, usize, npc::Axes)>,
-    /// The value of possession of the last decision scored: (round, carrier, value), for its log.
-    possession_value: Option<(u32, usize, f64)>,
-    /// Set while explaining: inputs then hold exact angles, as the explanation shows them.
-    exact_angles: bool,
-    /// The restart the carrier takes this round, if any (the decision log's phase).
-    taking: Option<state::RestartKind>,
-    /// The first evaluation that met a non-finite value: (pipeline, part, round). Estimates take
-    /// `&self`, hence the cell.
-    fault: std::cell::Cell<Option<(usize, microfut_core::pipeline::Part, u32)>>,
-    /// The tests rolled since the current round began (front ends show the dice; see `projection`).
-    rolls: Vec<projection::RollRecord>,
+    play: Play,
+    scratch: Scratch,
+    planner: Planner,
+    chronicle: Chronicle,
 }
 
 impl Match {
@@ -193,79 +156,11 @@ impl Match {
         seed: u64,
         options: Options,
     ) -> Result<Match, EngineError> {
-        let teams = [
-            setup::select(&rules, home, options.formations[0].as_deref())?,
-            setup::select(&rules, away, options.formations[1].as_deref())?,
-        ];
-        let players = setup::players(&rules, &teams)?;
-        let n = players.len();
-        let home = players.iter().take_while(|p| p.team == 0).count();
-        debug_assert!(players[home..].iter().all(|p| p.team == 1), "setup lists the home side first");
-        let sides = [0..home, home..n];
-        let mut state = State {
-            players,
-            ball: rules.pitch.centre(),
-            ball_state: Ball::Loose,
-            possession: 0,
-            last_touch: 0,
-            score: [0, 0],
-            half: 0,
-            clock: 0.0,
-            round: 0,
-            attacks_right: [true, false],
-            finished: false,
-            possession_rounds: [0, 0],
-        };
-        setup::line_up_for_kickoff(&rules, &teams, &mut state, 0);
+        let play = Play::new(&rules, [home, away], dice, seed, &options)?;
         let retention = options.retention.unwrap_or(rules.npc.retention);
-        let mut m = Match {
-            teams,
-            state,
-            dice,
-            seed,
-            human: options.human,
-            stats: [TeamStats::default(), TeamStats::default()],
-            events: Vec::with_capacity(4096),
-            hashes: Vec::with_capacity(3000),
-            log: DecisionLog::new(retention),
-            intents: Vec::new(),
-            pending: None,
-            candidates: Vec::with_capacity(32),
-            targets: vec![V2::ZERO; n],
-            urgent: vec![false; n],
-            positioned_for: None,
-            penalty_kick: false,
-            duel_cache: Vec::with_capacity(16),
-            pass_scratch: estimate::PassScratch::default(),
-            weigh_every_candidate: false,
-            strike_scratch: estimate::StrikeScratch::default(),
-            expected_own: Vec::new(),
-            planned_own: Vec::new(),
-            near_scratch: Vec::with_capacity(n),
-            shaped: vec![None; n],
-            view_scratch: [Vec::with_capacity(n), Vec::with_capacity(n)],
-            sides,
-            recovery_memo: vec![movement::RecoveryMemo::default(); n],
-            range_memo: vec![movement::RangeMemo::default(); n],
-            log_ids: Vec::new(),
-            adapted: None,
-            possession_value: None,
-            exact_angles: false,
-            taking: None,
-            fault: std::cell::Cell::new(None),
-            rolls: Vec::with_capacity(16),
-            rules,
-        };
-        m.log_ids = m
-            .state
-            .players
-            .iter()
-            .map(|p| {
-                let club = &m.teams[p.team].club;
-                let sheet = &club.squad[p.sheet];
-                (Arc::from(club.id.as_str()), Arc::from(format!("{}#{} {}", club.id, sheet.shirt, sheet.name)))
-            })
-            .collect();
+        let chronicle = Chronicle::new(retention, log_ids(&play.teams, &play.state.players));
+        let scratch = Scratch::new(play.state.players.len());
+        let mut m = Match { rules, play, scratch, planner: Planner::default(), chronicle };
         m.event(EventKind::KickOff { team: 0 });
         Ok(m)
     }
@@ -274,55 +169,55 @@ impl Match {
         &self.rules
     }
     pub fn teams(&self) -> &[Team; 2] {
-        &self.teams
+        &self.play.teams
     }
     pub fn state(&self) -> &State {
-        &self.state
+        &self.play.state
     }
     pub fn score(&self) -> [u32; 2] {
-        self.state.score
+        self.play.state.score
     }
     pub fn stats(&self) -> &[TeamStats; 2] {
-        &self.stats
+        &self.play.stats
     }
     pub fn events(&self) -> &[Event] {
-        &self.events
+        &self.chronicle.events
     }
     pub fn round_hashes(&self) -> &[u64] {
-        &self.hashes
+        &self.chronicle.hashes
     }
     pub fn decisions(&self) -> &DecisionLog {
-        &self.log
+        &self.chronicle.log
     }
     pub fn intents(&self) -> &[RecordedIntent] {
-        &self.intents
+        &self.chronicle.intents
     }
     pub fn seed(&self) -> u64 {
-        self.seed
+        self.play.seed
     }
     pub fn finished(&self) -> bool {
-        self.state.finished
+        self.play.state.finished
     }
     /// The restart the carrier is taking this round (a kick-off, a corner, a penalty …), if any.
     pub fn restart_taken(&self) -> Option<state::RestartKind> {
-        self.taking
+        self.play.taking
     }
 
     /// Makes the NPC weigh every candidate exactly instead of stopping when no remaining bound
     /// can beat the best exact score. The choice is the same either way (a test plays whole
     /// matches both ways); only the decision log differs: no candidate is marked pruned.
     pub fn weigh_every_candidate(&mut self, every: bool) {
-        self.weigh_every_candidate = every;
+        self.planner.weigh_every_candidate = every;
     }
 
     /// The candidates of the pending human decision.
     pub fn candidates(&self) -> Option<&[Candidate]> {
-        self.pending.as_ref().map(|_| self.candidates.as_slice())
+        self.play.pending.as_ref().map(|_| self.scratch.candidates.as_slice())
     }
 
     /// Why the match stopped early, if a pipeline met a non-finite value.
     pub fn fault(&self) -> Option<MatchFault> {
-        let (pipe, part, round) = self.fault.get()?;
+        let (pipe, part, round) = self.chronicle.fault.get()?;
         let pl = &self.rules.rs.pipelines[pipe];
         let r = Resolution {
             value: f64::NAN,
@@ -340,34 +235,32 @@ impl Match {
 
     /// Notes the first resolution that met a non-finite value; the match stops after the round.
     fn check_finite(&self, pipe: usize, r: &Resolution) {
-        if let Some(part) = r.nonfinite
-            && self.fault.get().is_none()
-        {
-            self.fault.set(Some((pipe, part, self.state.round)));
+        if let Some(part) = r.nonfinite {
+            self.chronicle.note_fault(pipe, part, self.play.state.round);
         }
     }
 
     /// Advances by one round, or stops at a human decision.
     pub fn step(&mut self) -> Step {
-        if self.fault.get().is_some() {
+        if self.chronicle.fault.get().is_some() {
             return Step::Faulted;
         }
-        if self.state.finished {
+        if self.play.state.finished {
             return Step::Finished;
         }
-        if self.pending.is_some() {
+        if self.play.pending.is_some() {
             return Step::Decision;
         }
         match self.begin_round() {
             // Nothing the content allows from where he stands (no pass in range, no direction
             // to carry in): he holds the ball this round and the others move.
-            Some(_) if self.candidates.is_empty() => {
+            Some(_) if self.scratch.candidates.is_empty() => {
                 self.finish_round(None);
                 Step::Round
             }
-            Some(carrier) if Some(self.state.players[carrier].team) == self.human => {
+            Some(carrier) if Some(self.play.state.players[carrier].team) == self.play.human => {
                 self.price_for_person(carrier);
-                self.pending = Some(Pending { carrier });
+                self.play.pending = Some(Pending { carrier });
                 Step::Decision
             }
             Some(carrier) => {
@@ -386,17 +279,23 @@ impl Match {
     /// Declares the human side's intent for the pending decision. An intent that is not among the
     /// candidates is refused and nothing changes.
     pub fn decide(&mut self, intent: &Intent) -> Result<(), IntentError> {
-        let Some(pending) = self.pending.clone() else {
+        let Some(pending) = self.play.pending.clone() else {
             return Err(IntentError::NotPending);
         };
-        let Some(choice) = self.candidates.iter().position(|c| c.intent() == *intent) else {
+        let Some(choice) = self.scratch.candidates.iter().position(|c| c.intent() == *intent) else {
             return Err(IntentError::NotACandidate {
                 intent: intent.to_string(),
-                candidates: self.candidates.iter().map(|c| c.intent().to_string()).collect::<Vec<_>>().join(", "),
+                candidates: self
+                    .scratch
+                    .candidates
+                    .iter()
+                    .map(|c| c.intent().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
             });
         };
-        self.pending = None;
-        self.intents.push(RecordedIntent { round: self.state.round, intent: intent.clone() });
+        self.play.pending = None;
+        self.chronicle.intents.push(RecordedIntent { round: self.play.state.round, intent: intent.clone() });
         self.log_decision(pending.carrier, choice, true);
         self.finish_round(Some((pending.carrier, choice)));
         Ok(())
@@ -404,7 +303,7 @@ impl Match {
 
     /// Lets the NPC take the pending human decision (a person who declares nothing).
     pub fn decide_npc(&mut self) -> Result<(), IntentError> {
-        let Some(pending) = self.pending.take() else {
+        let Some(pending) = self.play.pending.take() else {
             return Err(IntentError::NotPending);
         };
         let choice = self.choose();
@@ -427,62 +326,62 @@ impl Match {
 
     /// Moves a player, facing `dir` (zero for a neutral body). No die is drawn.
     pub fn place(&mut self, p: usize, pos: V2, dir: V2) {
-        let pl = &mut self.state.players[p];
+        let pl = &mut self.play.state.players[p];
         pl.pos = self.rules.pitch.clamp(pos);
         pl.dir = dir.unit();
         pl.still = 0;
         pl.error = V2::ZERO;
-        self.shaped[p] = None;
+        self.play.shaped[p] = None;
     }
 
     /// Gives the ball to a player where he stands.
     pub fn give_ball(&mut self, p: usize) {
-        let t = self.state.players[p].team;
-        self.state.ball_state = Ball::Held(p);
-        self.state.ball = self.state.players[p].pos;
-        self.state.possession = t;
-        self.state.last_touch = t;
-        self.positioned_for = Some(t);
-        self.pending = None;
+        let t = self.play.state.players[p].team;
+        self.play.state.ball_state = Ball::Held(p);
+        self.play.state.ball = self.play.state.players[p].pos;
+        self.play.state.possession = t;
+        self.play.state.last_touch = t;
+        self.play.positioned_for = Some(t);
+        self.play.pending = None;
     }
 
     /// The holder's candidates as the NPC scores them now, best first. Read-only for the dice.
     pub fn scored_candidates(&mut self) -> Vec<Candidate> {
-        let Some(h) = self.state.holder() else { return Vec::new() };
-        self.duel_cache.clear();
+        let Some(h) = self.play.state.holder() else { return Vec::new() };
+        self.scratch.duel_cache.clear();
         self.plan_candidates(h, false);
-        let mut c = self.candidates.clone();
+        let mut c = self.scratch.candidates.clone();
         c.sort_by(|a, b| b.score.total_cmp(&a.score));
         c
     }
 
     /// Index of the player of `team` (0 home, 1 away) in formation slot `slot`.
     pub fn player_in_slot(&self, team: usize, slot: usize) -> Option<usize> {
-        self.state.players.iter().position(|p| p.team == team && p.slot == slot)
+        self.play.state.players.iter().position(|p| p.team == team && p.slot == slot)
     }
 
     // ---- the round (document §3) ----
 
     /// Steps 1–3 up to the decision: restarts, who has the ball, positioning tests, candidates.
     fn begin_round(&mut self) -> Option<usize> {
-        self.duel_cache.clear();
-        self.rolls.clear();
-        if let Ball::Dead(r) = self.state.ball_state {
+        self.scratch.duel_cache.clear();
+        self.chronicle.rolls.clear();
+        if let Ball::Dead(r) = self.play.state.ball_state {
             self.take_restart(r);
-            self.shaped.fill(None);
+            self.play.shaped.fill(None);
         }
-        if self.state.ball_state == Ball::Loose {
+        if self.play.state.ball_state == Ball::Loose {
             self.gather_loose_ball();
         }
-        let holder = self.state.holder();
+        let holder = self.play.state.holder();
         if let Some(h) = holder {
-            let team = self.state.players[h].team;
-            if self.positioned_for != Some(team) {
-                self.positioned_for = Some(team);
+            let team = self.play.state.players[h].team;
+            if self.play.positioned_for != Some(team) {
+                self.play.positioned_for = Some(team);
                 self.positioning_tests();
             }
             // A match a person plays shows every candidate's score: the NPC weighs them all.
-            let lazy = !self.weigh_every_candidate && self.human.is_none();
+            let lazy = !self.planner.weigh_every_candidate && self.play.human.is_none();
             self.plan_candidates(h, lazy);
         }
         holder
@@ -491,26 +390,26 @@ impl Match {
     /// The holder's candidates, weighed under the content's `npc.plan_context` when the NPC
     /// plays his side (a person's are weighed as the match is: the odds shown are the real ones).
     fn plan_candidates(&mut self, h: usize, lazy: bool) {
-        if self.rules.npc.plan_context.is_empty() || Some(self.state.players[h].team) == self.human {
+        if self.rules.npc.plan_context.is_empty() || Some(self.play.state.players[h].team) == self.play.human {
             self.generate_candidates(h, lazy);
             return;
         }
         let rules = self.rules.clone();
-        let mut own = std::mem::take(&mut self.planned_own);
+        let mut own = std::mem::take(&mut self.planner.planned_own);
         own.clear();
-        let everyone = 0..self.state.players.len();
+        let everyone = 0..self.play.state.players.len();
         let plan = everyone.flat_map(|p| rules.npc.plan_context.iter().map(move |&(slot, v)| (p, slot, v)));
         self.swap_in(&mut own, plan);
         self.generate_candidates(h, lazy);
         self.put_back(&own);
-        self.planned_own = own;
+        self.planner.planned_own = own;
         // Duels weighed under the plan are not the match's: the round's defenders and tests
         // read them afresh.
-        self.duel_cache.clear();
+        self.scratch.duel_cache.clear();
     }
 
     /// Sets each (player, slot, value), recording in `own` what it replaced.
-    fn swap_in(&mut self, own: &mut Vec<(usize, usize, f64)>, values: impl Iterator<Item = (usize, usize, f64)>) {
+    fn swap_in(&mut self, own: &mut planner::Own, values: impl Iterator<Item = (usize, usize, f64)>) {
         for (p, slot, v) in values {
             own.push((p, slot, self.get(p, slot)));
             self.set(p, slot, v);
@@ -526,7 +425,7 @@ impl Match {
 
     /// Steps 4–11: movement, the action and its opposition, effects, stamina, clock.
     fn finish_round(&mut self, choice: Option<(usize, usize)>) {
-        let action = choice.map(|(carrier, c)| (carrier, self.candidates[c].clone()));
+        let action = choice.map(|(carrier, c)| (carrier, self.scratch.candidates[c].clone()));
         self.step_four(action.as_ref());
         if let Some((carrier, cand)) = action {
             self.resolve(carrier, &cand);
@@ -539,7 +438,7 @@ impl Match {
     /// it is declared; `price_for_person` plays it on a copy for each candidate.
     fn step_four(&mut self, action: Option<&(usize, Candidate)>) {
         // Movement changes stamina-free context only; duel values stay valid for the round.
-        for p in self.state.players.iter_mut() {
+        for p in self.play.state.players.iter_mut() {
             p.moved = 0.0;
             p.duel = false;
             p.with_ball = false;
@@ -548,108 +447,108 @@ impl Match {
         self.compute_targets(action);
         self.move_players(action);
         if let Some((carrier, _)) = action {
-            self.state.players[*carrier].with_ball = true;
+            self.play.state.players[*carrier].with_ball = true;
         }
     }
 
     fn after_round(&mut self) {
-        self.taking = None;
+        self.play.taking = None;
         self.update_bodies();
         if let Some(t) = self.holding_team() {
-            self.state.possession_rounds[t] += 1;
+            self.play.state.possession_rounds[t] += 1;
         }
-        self.state.round += 1;
-        self.state.clock += self.rules.clock.round_seconds;
+        self.play.state.round += 1;
+        self.play.state.clock += self.rules.clock.round_seconds;
         self.check_out_of_play();
-        if self.state.clock >= self.rules.clock.half_seconds {
+        if self.play.state.clock >= self.rules.clock.half_seconds {
             self.end_half();
         }
-        let h = self.state.hash(self.dice.draws());
-        self.hashes.push(h);
+        let h = self.play.state.hash(self.play.dice.draws());
+        self.chronicle.hashes.push(h);
     }
 
     fn holding_team(&self) -> Option<usize> {
-        self.state.holder().map(|p| self.state.players[p].team)
+        self.play.state.holder().map(|p| self.play.state.players[p].team)
     }
 
     fn end_half(&mut self) {
-        self.state.half += 1;
-        self.state.clock = 0.0;
-        if self.state.half >= self.rules.clock.halves {
+        self.play.state.half += 1;
+        self.play.state.clock = 0.0;
+        if self.play.state.half >= self.rules.clock.halves {
             self.finish();
             return;
         }
         self.event(EventKind::HalfTime);
         let rec = self.rules.params.half_time_recovery;
         let max = self.rules.params.stamina_max;
-        for p in self.state.players.iter_mut() {
+        for p in self.play.state.players.iter_mut() {
             p.stamina = (p.stamina + rec).min(max);
         }
-        self.state.attacks_right = [!self.state.attacks_right[0], !self.state.attacks_right[1]];
-        let kicking = (self.state.half % 2) as usize;
-        setup::line_up_for_kickoff(&self.rules, &self.teams, &mut self.state, kicking);
-        self.positioned_for = None;
-        self.shaped.fill(None);
+        self.play.state.attacks_right = [!self.play.state.attacks_right[0], !self.play.state.attacks_right[1]];
+        let kicking = (self.play.state.half % 2) as usize;
+        setup::line_up_for_kickoff(&self.rules, &self.play.teams, &mut self.play.state, kicking);
+        self.play.positioned_for = None;
+        self.play.shaped.fill(None);
     }
 
     fn finish(&mut self) {
-        self.state.finished = true;
-        let total = (self.state.possession_rounds[0] + self.state.possession_rounds[1]).max(1) as f64;
+        self.play.state.finished = true;
+        let total = (self.play.state.possession_rounds[0] + self.play.state.possession_rounds[1]).max(1) as f64;
         for t in 0..2 {
-            let s = &mut self.stats[t];
-            s.possession = 100.0 * self.state.possession_rounds[t] as f64 / total;
-            let players: Vec<&state::Player> = self.state.players.iter().filter(|p| p.team == t).collect();
+            let s = &mut self.play.stats[t];
+            s.possession = 100.0 * self.play.state.possession_rounds[t] as f64 / total;
+            let players: Vec<&state::Player> = self.play.state.players.iter().filter(|p| p.team == t).collect();
             s.distance_km = players.iter().map(|p| p.distance_covered).sum::<f64>() / 1000.0;
             s.mean_stamina = players.iter().map(|p| p.stamina).sum::<f64>() / players.len() as f64;
         }
-        self.event(EventKind::FullTime { score: self.state.score });
+        self.event(EventKind::FullTime { score: self.play.state.score });
     }
 
     // ---- helpers shared by the parts of the engine ----
 
     fn event(&mut self, kind: EventKind) {
-        let minute = self.state.minute(self.rules.clock.half_seconds);
-        self.events.push(Event { round: self.state.round, minute: round2(minute), kind });
+        let minute = self.play.state.minute(self.rules.clock.half_seconds);
+        self.chronicle.events.push(Event { round: self.play.state.round, minute: round2(minute), kind });
     }
 
     /// Writes an event in place `at` of the match's events (one that happened before the
     /// events written since).
     fn event_at(&mut self, at: usize, kind: EventKind) {
-        let minute = self.state.minute(self.rules.clock.half_seconds);
-        self.events.insert(at, Event { round: self.state.round, minute: round2(minute), kind });
+        let minute = self.play.state.minute(self.rules.clock.half_seconds);
+        self.chronicle.events.insert(at, Event { round: self.play.state.round, minute: round2(minute), kind });
     }
 
     fn who(&self, p: usize) -> Who {
-        let pl = &self.state.players[p];
+        let pl = &self.play.state.players[p];
         Who { team: pl.team as u8, shirt: pl.shirt }
     }
 
     /// A world point in team `t`'s attacking frame (and back: the half-turn is its own inverse).
     fn frame(&self, t: usize, p: V2) -> V2 {
-        if self.state.attacks_right[t] { p } else { self.rules.pitch.turn(p) }
+        if self.play.state.attacks_right[t] { p } else { self.rules.pitch.turn(p) }
     }
 
     /// The players of the other side, in index order (setup places each side's players together).
     fn opponents(&self, t: usize) -> std::ops::Range<usize> {
-        self.sides[1 - t].clone()
+        self.play.sides[1 - t].clone()
     }
 
     fn keeper(&self, t: usize) -> usize {
-        (0..self.state.players.len())
-            .find(|&i| self.state.players[i].team == t && self.state.players[i].line == Line::Goalkeeper)
+        (0..self.play.state.players.len())
+            .find(|&i| self.play.state.players[i].team == t && self.play.state.players[i].line == Line::Goalkeeper)
             .expect("every team fields a keeper")
     }
 
     /// Immediate pressure context (baseline §2) for player `p` at `at`.
     fn set_pressure(&mut self, p: usize, at: V2) {
-        let t = self.state.players[p].team;
+        let t = self.play.state.players[p].team;
         let radius = self.rules.params.pressure_extra_radius;
         // Squared distances: the square root of the smallest is the smallest distance, bit for
         // bit (an exactly rounded root keeps the order).
         let mut nearest2 = f64::INFINITY;
         let mut within = 0u32;
         for o in self.opponents(t) {
-            let q = self.state.players[o].pos.dist2(at);
+            let q = self.play.state.players[o].pos.dist2(at);
             if geometry::sqrt_le(q, radius) {
                 within += 1;
             }
@@ -666,13 +565,13 @@ impl Match {
     /// Body orientation context (baseline §3) for player `p` acting towards `toward`.
     fn set_orientation(&mut self, p: usize, toward: V2) {
         let s = self.rules.slots;
-        let pl = &self.state.players[p];
+        let pl = &self.play.state.players[p];
         let neutral = pl.still as f64 >= self.rules.params.neutral_after_still_rounds || pl.dir == V2::ZERO;
         let angle = match &self.rules.orientation_plan {
-            Some(plan) if !self.exact_angles => plan.angle(pl.dir, toward - pl.pos),
+            Some(plan) if !self.scratch.exact_angles => plan.angle(pl.dir, toward - pl.pos),
             _ => angle_between(pl.dir, toward - pl.pos),
         };
-        let inputs = &mut self.state.players[p].inputs;
+        let inputs = &mut self.play.state.players[p].inputs;
         inputs.set(s.neutral_orientation, if neutral { 1.0 } else { 0.0 });
         inputs.set(s.orientation, angle);
     }
@@ -681,11 +580,11 @@ impl Match {
     /// them) the rounds his side has held the ball and the rounds either side has.
     fn set_match_state(&mut self, p: usize) {
         let s = self.rules.slots.stamina;
-        let v = self.state.players[p].stamina;
-        self.state.players[p].inputs.set(s, v);
-        let rounds = self.state.possession_rounds;
+        let v = self.play.state.players[p].stamina;
+        self.play.state.players[p].inputs.set(s, v);
+        let rounds = self.play.state.possession_rounds;
         if let Some(slot) = self.rules.slots.ball_rounds {
-            let t = self.state.players[p].team;
+            let t = self.play.state.players[p].team;
             self.set_scaled(p, slot, rounds[t] as f64);
         }
         if let Some(slot) = self.rules.slots.match_rounds {
@@ -694,7 +593,7 @@ impl Match {
     }
 
     fn set(&mut self, p: usize, slot: usize, v: f64) {
-        self.state.players[p].inputs.set(slot, v);
+        self.play.state.players[p].inputs.set(slot, v);
     }
 
     /// Sets a context value kept inside its vocabulary scale (a margin beyond the scale reads
@@ -702,16 +601,16 @@ impl Match {
     fn set_scaled(&mut self, p: usize, slot: usize, v: f64) {
         let var = &self.rules.rs.vars[slot];
         let v = v.clamp(var.min, var.max);
-        self.state.players[p].inputs.set(slot, v);
+        self.play.state.players[p].inputs.set(slot, v);
     }
 
     fn get(&self, p: usize, slot: usize) -> f64 {
-        self.state.players[p].inputs.get(slot)
+        self.play.state.players[p].inputs.get(slot)
     }
 
     /// Evaluates a pipeline for a player without rolling.
     fn estimate(&self, p: usize, pipe: usize) -> Resolution {
-        let r = self.rules.rs.pipelines[pipe].resolve(&self.state.players[p].inputs);
+        let r = self.rules.rs.pipelines[pipe].resolve(&self.play.state.players[p].inputs);
         self.check_finite(pipe, &r);
         r
     }
@@ -731,14 +630,14 @@ impl Match {
     /// Rolls a test whose inputs were set and evaluated (`r`): the half of [`Match::test`] that
     /// advances the dice, so an action prices its test and rolls it with the same code.
     fn roll(&mut self, p: usize, pipe: usize, r: &Resolution, role: RollRole) -> Roll {
-        let roll = r.roll(&mut self.dice, &self.rules.rs.pipelines[pipe]);
+        let roll = r.roll(&mut self.play.dice, &self.rules.rs.pipelines[pipe]);
         self.journal(p, pipe, r, roll, role);
         roll
     }
 
     /// A dice-chosen direction (execution variance: a wayward ball, a heavy touch).
     fn random_dir(&mut self) -> V2 {
-        V2::from_angle(self.dice.uniform(0.0, 360.0))
+        V2::from_angle(self.play.dice.uniform(0.0, 360.0))
     }
 }
 
@@ -758,8 +657,8 @@ pub struct SideStats {
 impl Match {
     pub fn summary(&self) -> Summary {
         Summary {
-            score: self.state.score,
-            stats: SideStats { home: self.stats[0].clone(), away: self.stats[1].clone() },
+            score: self.play.state.score,
+            stats: SideStats { home: self.play.stats[0].clone(), away: self.play.stats[1].clone() },
         }
     }
 }

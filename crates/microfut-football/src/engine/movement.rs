@@ -69,7 +69,7 @@ impl Match {
     /// `dir` (content's `movement_range`).
     pub(super) fn movement_range(&mut self, p: usize, pace: usize, with_ball: bool, dir: V2) -> f64 {
         let s = self.rules.slots;
-        let from = self.state.players[p].dir;
+        let from = self.play.state.players[p].dir;
         let turn = match &self.rules.direction_change_plan {
             Some(plan) => plan.angle(from, dir),
             None => angle_between(from, dir),
@@ -85,13 +85,13 @@ impl Match {
         };
         let mut key = [0u64; RANGE_KEY];
         for (k, (slot, ends)) in key.iter_mut().zip(ctx) {
-            *k = bin_key(self.state.players[p].inputs.get(*slot), ends.as_deref());
+            *k = bin_key(self.play.state.players[p].inputs.get(*slot), ends.as_deref());
         }
-        if let Some(v) = self.range_memo[p].get(&key) {
+        if let Some(v) = self.scratch.range_memo[p].get(&key) {
             return v;
         }
         let v = self.estimate(p, pipe).value.max(0.0);
-        self.range_memo[p].put(key, v);
+        self.scratch.range_memo[p].put(key, v);
         v
     }
 
@@ -100,18 +100,18 @@ impl Match {
     pub(super) fn move_players(&mut self, action: Option<&(usize, Candidate)>) {
         let pr = self.rules.params;
         let carrier = action.map(|(c, _)| *c);
-        for p in 0..self.state.players.len() {
+        for p in 0..self.play.state.players.len() {
             if Some(p) == carrier {
                 continue;
             }
-            let pos = self.state.players[p].pos;
-            let target = self.targets[p];
+            let pos = self.play.state.players[p].pos;
+            let target = self.scratch.targets[p];
             let gap = pos.dist(target);
             if gap < pr.arrival_tolerance {
                 continue;
             }
             let run = self.get(p, self.rules.slots.r_normal);
-            let pace = if self.urgent[p] && gap > run * pr.urgent_sprint_share {
+            let pace = if self.scratch.urgent[p] && gap > run * pr.urgent_sprint_share {
                 2
             } else if gap <= pr.pace_reposition_gap {
                 0
@@ -126,17 +126,17 @@ impl Match {
         if let Some((c, cand)) = action
             && matches!(cand.kind, Kind::Carry | Kind::Dribble)
         {
-            let pos = self.state.players[*c].pos;
+            let pos = self.play.state.players[*c].pos;
             let pace = self.rules.npc.carry.with_ball_pace as usize;
             let range = self.movement_range(*c, pace, true, cand.dest - pos);
             let to = self.rules.pitch.clamp(pos.toward(cand.dest, range));
             self.step_to(*c, to, pace);
-            self.state.ball = to;
+            self.play.state.ball = to;
         }
     }
 
     fn step_to(&mut self, p: usize, to: V2, pace: usize) {
-        let pl = &mut self.state.players[p];
+        let pl = &mut self.play.state.players[p];
         let d = pl.pos.dist(to);
         if d > 0.0 {
             // `unit()` of the same vector, its length already known (bit for bit the same).
@@ -154,9 +154,9 @@ impl Match {
         let max = self.rules.params.stamina_max;
         let still = self.rules.params.still_threshold;
         let paces = self.rules.paces;
-        for p in 0..self.state.players.len() {
+        for p in 0..self.play.state.players.len() {
             let (moved, pace, with_ball, duel) = {
-                let pl = &self.state.players[p];
+                let pl = &self.play.state.players[p];
                 (pl.moved, pl.pace, pl.with_ball, pl.duel)
             };
             self.set(p, s.pace, paces[pace]);
@@ -169,7 +169,7 @@ impl Match {
                 0.0
             };
             let recovery = self.recovery(p, rec_pipe);
-            let pl = &mut self.state.players[p];
+            let pl = &mut self.play.state.players[p];
             pl.stamina = (pl.stamina - cost + recovery).clamp(0.0, max);
             pl.distance_covered += moved;
             if moved < still {
@@ -188,13 +188,13 @@ impl Match {
         };
         let mut key = [0u64; MEMO_KEY];
         for (k, &slot) in key.iter_mut().zip(ctx) {
-            *k = self.state.players[p].inputs.get(slot).to_bits();
+            *k = self.play.state.players[p].inputs.get(slot).to_bits();
         }
-        if let Some(v) = self.recovery_memo[p].get(&key) {
+        if let Some(v) = self.scratch.recovery_memo[p].get(&key) {
             return v;
         }
         let v = self.estimate(p, pipe).value;
-        self.recovery_memo[p].put(key, v);
+        self.scratch.recovery_memo[p].put(key, v);
         v
     }
 }
@@ -249,8 +249,8 @@ mod tests {
                         for pace in 0..3 {
                             for with_ball in [false, true] {
                                 for d in dirs {
-                                    memo.state.players[p].stamina = st;
-                                    plain.state.players[p].stamina = st;
+                                    memo.play.state.players[p].stamina = st;
+                                    plain.play.state.players[p].stamina = st;
                                     let got = memo.movement_range(p, pace, with_ball, d);
                                     plain.movement_range(p, pace, with_ball, d);
                                     let want = plain.estimate(p, rules.pipes.movement_range).value.max(0.0);
@@ -300,7 +300,7 @@ mod tests {
             let s = rules.slots;
             let mut m = Match::new(rules.clone(), &club, &club, 1, Options::default()).unwrap();
             for round in 0..3 {
-                for p in 0..m.state.players.len() {
+                for p in 0..m.play.state.players.len() {
                     for pace in 0..3 {
                         for stamina in [100.0, 61.5, 12.0] {
                             m.set(p, s.pace, rules.paces[pace]);

@@ -50,7 +50,7 @@ struct Saved {
     targets: Vec<V2>,
     urgent: Vec<bool>,
     shaped: Vec<Option<(u32, usize)>>,
-    duel_cache: Vec<(usize, usize, bool, (microfut_core::dice::Difficulty, microfut_core::dice::Difficulty))>,
+    duel_cache: super::scratch::DuelCache,
     range_memo: Vec<super::movement::RangeMemo>,
     recovery_memo: Vec<super::movement::RecoveryMemo>,
     fault: Option<(usize, microfut_core::pipeline::Part, u32)>,
@@ -61,35 +61,35 @@ struct Saved {
 impl Saved {
     fn of(m: &Match) -> Saved {
         Saved {
-            state: m.state.clone(),
-            targets: m.targets.clone(),
-            urgent: m.urgent.clone(),
-            shaped: m.shaped.clone(),
-            duel_cache: m.duel_cache.clone(),
-            range_memo: m.range_memo.clone(),
-            recovery_memo: m.recovery_memo.clone(),
-            fault: m.fault.get(),
-            exact_angles: m.exact_angles,
-            draws: m.dice.draws(),
+            state: m.play.state.clone(),
+            targets: m.scratch.targets.clone(),
+            urgent: m.scratch.urgent.clone(),
+            shaped: m.play.shaped.clone(),
+            duel_cache: m.scratch.duel_cache.clone(),
+            range_memo: m.scratch.range_memo.clone(),
+            recovery_memo: m.scratch.recovery_memo.clone(),
+            fault: m.chronicle.fault.get(),
+            exact_angles: m.scratch.exact_angles,
+            draws: m.play.dice.draws(),
         }
     }
 
     fn restore(&self, m: &mut Match) {
-        assert_eq!(m.dice.draws(), self.draws, "a read drew a die");
-        m.state.clone_from(&self.state);
-        m.targets.clone_from(&self.targets);
-        m.urgent.clone_from(&self.urgent);
-        m.shaped.clone_from(&self.shaped);
-        m.duel_cache.clone_from(&self.duel_cache);
-        m.range_memo.clone_from(&self.range_memo);
-        m.recovery_memo.clone_from(&self.recovery_memo);
-        m.fault.set(self.fault);
-        m.exact_angles = self.exact_angles;
+        assert_eq!(m.play.dice.draws(), self.draws, "a read drew a die");
+        m.play.state.clone_from(&self.state);
+        m.scratch.targets.clone_from(&self.targets);
+        m.scratch.urgent.clone_from(&self.urgent);
+        m.play.shaped.clone_from(&self.shaped);
+        m.scratch.duel_cache.clone_from(&self.duel_cache);
+        m.scratch.range_memo.clone_from(&self.range_memo);
+        m.scratch.recovery_memo.clone_from(&self.recovery_memo);
+        m.chronicle.fault.set(self.fault);
+        m.scratch.exact_angles = self.exact_angles;
     }
 }
 
 fn test_odds(m: &Match, player: usize, pipeline: usize, r: &Resolution) -> TestOdds {
-    let shirt = m.state.players[player].shirt;
+    let shirt = m.play.state.players[player].shirt;
     TestOdds { player, shirt, pipeline, difficulty: r.difficulty, fraction: r.fraction, probability: r.chance() }
 }
 
@@ -98,17 +98,17 @@ impl Match {
     /// priced on the geometry its roll will use. A read: everything is put back, no die drawn.
     pub(super) fn price_for_person(&mut self, c: usize) {
         let saved = Saved::of(self);
-        for i in 0..self.candidates.len() {
-            let cand = self.candidates[i].clone();
+        for i in 0..self.scratch.candidates.len() {
+            let cand = self.scratch.candidates[i].clone();
             let odds = self.odds_after_step_four(c, &cand);
             saved.restore(self);
-            self.candidates[i].odds = Some(odds);
+            self.scratch.candidates[i].odds = Some(odds);
         }
     }
 
     fn odds_after_step_four(&mut self, c: usize, cand: &Candidate) -> Odds {
-        let t = self.state.players[c].team;
-        let from = self.frame(t, self.state.players[c].pos);
+        let t = self.play.state.players[c].team;
+        let from = self.frame(t, self.play.state.players[c].pos);
         self.step_four(Some(&(c, cand.clone())));
         let gain_to = |m: &Match, at: V2| m.frame(t, at).x - from.x;
         let prepared = self.prepare_declared(c, cand);
@@ -137,7 +137,7 @@ impl Match {
                     }
                     Kind::Pass | Kind::Throw => {
                         let r = cand.other.expect("a pass has a receiver");
-                        odds.gain = gain_to(self, self.state.players[r].pos);
+                        odds.gain = gain_to(self, self.play.state.players[r].pos);
                     }
                     _ => odds.gain = gain_to(self, cand.dest),
                 }
@@ -150,11 +150,11 @@ impl Match {
                 odds.opponent = Some(test_odds(self, defender, op, &ores));
                 (odds.wins, odds.foul_share) = (Some(wins), Some(share));
                 odds.headline = Odds::duel_keep(wins, share);
-                odds.gain = gain_to(self, self.state.players[c].pos);
+                odds.gain = gain_to(self, self.play.state.players[c].pos);
             }
             Prepared::None(branch) => {
                 odds.branch = branch;
-                odds.gain = gain_to(self, self.state.players[c].pos);
+                odds.gain = gain_to(self, self.play.state.players[c].pos);
             }
         }
         odds
@@ -172,7 +172,7 @@ impl Match {
         match cand.kind {
             Kind::Pass | Kind::Throw => {
                 let pipe = cand.pipe.unwrap_or(pipes.pass);
-                let to = self.state.players[cand.other.expect("a pass has a receiver")].pos;
+                let to = self.play.state.players[cand.other.expect("a pass has a receiver")].pos;
                 Prepared::Test(pipe, self.prepare_pass(c, to, pipe))
             }
             Kind::Cross => {
@@ -192,9 +192,9 @@ impl Match {
                 let Some(o) = self.challenger(c, only) else {
                     return Prepared::None(if only.is_some() { Branch::OutOfReach } else { Branch::Unchallenged });
                 };
-                let cpos = self.state.players[c].pos;
+                let cpos = self.play.state.players[c].pos;
                 // As `after_carry`: the ball is where the run ended when the defender chooses.
-                self.state.ball = cpos;
+                self.play.state.ball = cpos;
                 let moving = self.carrier_moving(c);
                 if only.is_none() && !self.would_tackle(c, o, cpos, moving) {
                     return Prepared::None(Branch::Contained);
@@ -251,13 +251,13 @@ impl Match {
     /// (a carry's or a dribble's: the carrier's test in the duel he will fight; none when nobody
     /// will challenge him). Read-only: no die is drawn and everything is put back.
     pub fn explain_candidate(&mut self, i: usize) -> Option<microfut_core::pipeline::Explanation> {
-        let carrier = self.state.holder()?;
-        let cand = self.candidates.get(i)?.clone();
+        let carrier = self.play.state.holder()?;
+        let cand = self.scratch.candidates.get(i)?.clone();
         let saved = Saved::of(self);
         self.step_four(Some(&(carrier, cand.clone())));
         // Explanations show inputs: exact angles, not their bins' stand-ins (the same bins, so
         // the same chance).
-        self.exact_angles = true;
+        self.scratch.exact_angles = true;
         let (player, pipe) = match self.prepare_declared(carrier, &cand) {
             Prepared::Test(pipe, _) => (carrier, pipe),
             Prepared::Duel { carrier: (pipe, _), .. } => (carrier, pipe),
@@ -268,7 +268,7 @@ impl Match {
         };
         let pl = &self.rules.rs.pipelines[pipe];
         let mut trace = Vec::new();
-        let r = pl.resolve_traced(&self.state.players[player].inputs, &mut trace);
+        let r = pl.resolve_traced(&self.play.state.players[player].inputs, &mut trace);
         let e = pl.explain(&trace, &r);
         saved.restore(self);
         Some(e)
@@ -286,18 +286,18 @@ mod tests {
         format!(
             "{:?}",
             (
-                &m.state,
-                &m.targets,
-                &m.urgent,
-                &m.shaped,
-                &m.duel_cache,
-                &m.range_memo,
-                &m.recovery_memo,
-                m.fault.get(),
-                m.exact_angles,
-                m.dice.draws(),
-                &m.candidates,
-                &m.rolls,
+                &m.play.state,
+                &m.scratch.targets,
+                &m.scratch.urgent,
+                &m.play.shaped,
+                &m.scratch.duel_cache,
+                &m.scratch.range_memo,
+                &m.scratch.recovery_memo,
+                m.chronicle.fault.get(),
+                m.scratch.exact_angles,
+                m.play.dice.draws(),
+                &m.scratch.candidates,
+                &m.chronicle.rolls,
             )
         )
     }
@@ -319,19 +319,19 @@ mod tests {
             match m.step() {
                 super::super::Step::Decision => {
                     // Emptied (they are exact at any size), so a read that left entries shows.
-                    m.duel_cache.clear();
-                    m.range_memo.iter_mut().for_each(|memo| *memo = Default::default());
-                    m.recovery_memo.iter_mut().for_each(|memo| *memo = Default::default());
+                    m.scratch.duel_cache.clear();
+                    m.scratch.range_memo.iter_mut().for_each(|memo| *memo = Default::default());
+                    m.scratch.recovery_memo.iter_mut().for_each(|memo| *memo = Default::default());
                     let before = snapshot(&m);
                     let n = m.candidates().unwrap().len();
                     for i in 0..n {
                         m.explain_pending(i);
                     }
-                    let carrier = m.state.holder().unwrap();
+                    let carrier = m.play.state.holder().unwrap();
                     m.price_for_person(carrier);
-                    assert_eq!(snapshot(&m), before, "round {}", m.state.round);
+                    assert_eq!(snapshot(&m), before, "round {}", m.play.state.round);
                     read += 1;
-                    let pick = (m.state.round as usize * 7) % n;
+                    let pick = (m.play.state.round as usize * 7) % n;
                     let intent = m.candidates().unwrap()[pick].intent();
                     m.decide(&intent).unwrap();
                 }

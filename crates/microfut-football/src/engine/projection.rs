@@ -21,10 +21,11 @@
 //! the sheet's, and their match effect shows in the tests that read them.
 
 use super::Match;
+use super::content::Slots;
 use super::geometry::V2;
 use microfut_core::catalog::Labels;
 use microfut_core::pipeline::{ContributionView, Part, Resolution, Roll};
-use microfut_core::ruleset::{PipelineKind, VarKind};
+use microfut_core::ruleset::{Inputs, Pipeline, PipelineKind, Ruleset, VarKind};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -159,16 +160,16 @@ pub struct Projection {
 impl Match {
     /// Raw words the run's dice have drawn: a read must leave it unchanged.
     pub fn dice_draws(&self) -> u64 {
-        self.dice.draws()
+        self.play.dice.draws()
     }
 
     /// The tests rolled since the current round began (after `decide`, the whole round).
     pub fn round_rolls(&self) -> &[RollRecord] {
-        &self.rolls
+        &self.chronicle.rolls
     }
 
     pub(super) fn journal(&mut self, p: usize, pipe: usize, r: &Resolution, roll: Roll, role: RollRole) {
-        self.rolls.push(RollRecord {
+        self.chronicle.rolls.push(RollRecord {
             player: p,
             pipeline: pipe,
             // The difficulty the dice faced: with a fractional difficulty the roll is against the
@@ -186,134 +187,161 @@ impl Match {
     /// A pending candidate's explanation: its test as it will be rolled if declared now (see
     /// [`Match::explain_candidate`]), leaving the match as it was.
     pub fn explain_pending(&mut self, i: usize) -> Option<microfut_core::pipeline::Explanation> {
-        self.pending.as_ref()?;
+        self.play.pending.as_ref()?;
         self.explain_candidate(i)
     }
 
     /// Player `p`'s values in the match context. Read-only: no die, no lasting change.
     pub fn project(&mut self, p: usize) -> Option<Projection> {
-        if p >= self.state.players.len() {
+        if p >= self.play.state.players.len() {
             return None;
         }
-        let saved = self.state.players[p].inputs.clone();
-        let exact = self.exact_angles;
-        self.exact_angles = true;
+        let saved = self.play.state.players[p].inputs.clone();
+        let exact = self.scratch.exact_angles;
+        self.scratch.exact_angles = true;
+        let inputs = self.strike_context(p);
+        self.play.state.players[p].inputs = saved;
+        self.scratch.exact_angles = exact;
+        let rules = &self.rules;
+        let pl = &self.play.state.players[p];
+        let sheet = &self.play.teams[pl.team].club.squad[pl.sheet];
+        let mut values = sheet_values(&rules.rs, &inputs, &sheet.name);
+        values.extend(pipeline_values(&rules.rs, &rules.slots, &inputs));
+        let context = projection_context(&rules.slots, &inputs, pl.dir);
+        Some(Projection { round: self.play.state.round, player: p, context, values })
+    }
+
+    /// Player `p`'s inputs in the context of a strike from where he stands: context values from
+    /// the vocabulary's defaults, then the strike's setters. The caller puts his inputs back.
+    fn strike_context(&mut self, p: usize) -> Inputs {
         let rules = self.rules.clone();
         let rs = &rules.rs;
-        let s = rules.slots;
-        // Context values start from the vocabulary's defaults, then the strike's setters run.
         let defaults = rs.inputs();
         for (slot, v) in rs.vars.iter().enumerate() {
             if v.kind == VarKind::Context {
-                self.state.players[p].inputs.set(slot, defaults.get(slot));
+                self.play.state.players[p].inputs.set(slot, defaults.get(slot));
             }
         }
         self.prepare_strike(p, rules.pipes.finishing);
-        let inputs = self.state.players[p].inputs.clone();
-        let pl = &self.state.players[p];
-        let neutral = inputs.get(s.neutral_orientation) > 0.0 || pl.dir == V2::ZERO;
-        let context = ProjectionContext {
-            stamina: inputs.get(s.stamina),
-            nearest_opponent: inputs.get(s.nearest_opponent),
-            opponents_within_3m: inputs.get(s.opponents_within_3m),
-            orientation: (!neutral).then(|| inputs.get(s.orientation)),
-            distance_to_goal: inputs.get(s.distance),
-            angle_to_goal: inputs.get(s.angle),
-        };
-        let sheet = &self.teams[pl.team].club.squad[pl.sheet];
-        let mut values = Vec::new();
-        for (slot, v) in rs.vars.iter().enumerate() {
-            let kind = match v.kind {
-                VarKind::Attribute => "attribute",
-                VarKind::Skill => "skill",
-                _ => continue,
-            };
-            let value = inputs.get(slot);
-            let pointer = if kind == "attribute" { "attributes" } else { "skills" };
-            values.push(ProjectedValue {
-                id: v.id.clone(),
-                kind,
-                label: v.label.clone(),
-                unit: v.unit.clone(),
-                base: value,
-                effective: value,
-                pipeline: None,
-                pipeline_fingerprint: None,
-                difficulty: None,
-                probability: None,
-                context_tags: vec!["sheet".into()],
-                contributions: vec![ContributionView {
-                    stage: "sheet".into(),
-                    kind: "sheet",
-                    label: Labels { pt_br: format!("Ficha de {}", sheet.name), en: format!("{}'s sheet", sheet.name) },
-                    op: "set",
-                    amount: value,
-                    input: None,
-                    running: value,
-                    source: format!("sheet#/{pointer}/{}", v.id),
-                }],
-            });
-        }
-        let mut trace = Vec::new();
-        for pipe in &rs.pipelines {
-            let kind = match (pipe.kind, pipe.output) {
-                (PipelineKind::Action, _) => "test",
-                (PipelineKind::Derived, Some(out)) => match rs.vars[out].kind {
-                    VarKind::Characteristic => "characteristic",
-                    VarKind::Context => continue,
-                    _ => "derived",
-                },
-                (PipelineKind::Derived, None) => continue,
-            };
-            trace.clear();
-            let r = pipe.resolve_traced(&inputs, &mut trace);
-            let base = trace.iter().find(|e| e.part == Part::Base).map_or(r.value, |e| e.after);
-            let explanation = pipe.explain(&trace, &r);
-            let reads = |slot: usize| pipe.inputs.contains(&slot);
-            let mut tags = Vec::new();
-            for (tag, slot) in [
-                ("stamina", s.stamina),
-                ("pressure", s.nearest_opponent),
-                ("orientation", s.orientation),
-                ("distance:goal", s.distance),
-                ("angle:goal", s.angle),
-            ] {
-                if reads(slot) {
-                    tags.push(tag.to_string());
-                }
-            }
-            if tags.is_empty() {
-                tags.push("sheet".into());
-            }
-            let (id, label, unit) = match pipe.output {
-                Some(out) if kind != "test" => {
-                    (rs.vars[out].id.clone(), rs.vars[out].label.clone(), rs.vars[out].unit.clone())
-                }
-                // A test shares its name with a skill (`control`, `finishing`): ids stay unique.
-                _ => (format!("test:{}", pipe.id), pipe.label.clone(), None),
-            };
-            let mut contributions = explanation.working;
-            contributions.extend(explanation.requires);
-            contributions.extend(explanation.contributions);
-            values.push(ProjectedValue {
-                id,
-                kind,
-                label,
-                unit,
-                base,
-                effective: r.value,
-                pipeline: Some(pipe.id.clone()),
-                pipeline_fingerprint: Some(pipeline_fingerprint(rs, pipe)),
-                difficulty: if kind == "test" && r.possible { r.difficulty } else { None },
-                probability: (kind == "test").then(|| r.chance()),
-                context_tags: tags,
-                contributions,
-            });
-        }
-        self.state.players[p].inputs = saved;
-        self.exact_angles = exact;
-        Some(Projection { round: self.state.round, player: p, context, values })
+        self.play.state.players[p].inputs.clone()
     }
+}
+
+/// The context a projection's `inputs` state (`dir`: the player's body).
+fn projection_context(s: &Slots, inputs: &Inputs, dir: V2) -> ProjectionContext {
+    let neutral = inputs.get(s.neutral_orientation) > 0.0 || dir == V2::ZERO;
+    ProjectionContext {
+        stamina: inputs.get(s.stamina),
+        nearest_opponent: inputs.get(s.nearest_opponent),
+        opponents_within_3m: inputs.get(s.opponents_within_3m),
+        orientation: (!neutral).then(|| inputs.get(s.orientation)),
+        distance_to_goal: inputs.get(s.distance),
+        angle_to_goal: inputs.get(s.angle),
+    }
+}
+
+/// Attributes and skills: the sheet's value, effective as it is.
+fn sheet_values(rs: &Ruleset, inputs: &Inputs, name: &str) -> Vec<ProjectedValue> {
+    let mut values = Vec::new();
+    for (slot, v) in rs.vars.iter().enumerate() {
+        let kind = match v.kind {
+            VarKind::Attribute => "attribute",
+            VarKind::Skill => "skill",
+            _ => continue,
+        };
+        let value = inputs.get(slot);
+        let pointer = if kind == "attribute" { "attributes" } else { "skills" };
+        values.push(ProjectedValue {
+            id: v.id.clone(),
+            kind,
+            label: v.label.clone(),
+            unit: v.unit.clone(),
+            base: value,
+            effective: value,
+            pipeline: None,
+            pipeline_fingerprint: None,
+            difficulty: None,
+            probability: None,
+            context_tags: vec!["sheet".into()],
+            contributions: vec![ContributionView {
+                stage: "sheet".into(),
+                kind: "sheet",
+                label: Labels { pt_br: format!("Ficha de {name}"), en: format!("{name}'s sheet") },
+                op: "set",
+                amount: value,
+                input: None,
+                running: value,
+                source: format!("sheet#/{pointer}/{}", v.id),
+            }],
+        });
+    }
+    values
+}
+
+/// Every test, characteristic and derived value, evaluated traced on `inputs`.
+fn pipeline_values(rs: &Ruleset, s: &Slots, inputs: &Inputs) -> Vec<ProjectedValue> {
+    let mut values = Vec::new();
+    let mut trace = Vec::new();
+    for pipe in &rs.pipelines {
+        let kind = match (pipe.kind, pipe.output) {
+            (PipelineKind::Action, _) => "test",
+            (PipelineKind::Derived, Some(out)) => match rs.vars[out].kind {
+                VarKind::Characteristic => "characteristic",
+                VarKind::Context => continue,
+                _ => "derived",
+            },
+            (PipelineKind::Derived, None) => continue,
+        };
+        trace.clear();
+        let r = pipe.resolve_traced(inputs, &mut trace);
+        let base = trace.iter().find(|e| e.part == Part::Base).map_or(r.value, |e| e.after);
+        let explanation = pipe.explain(&trace, &r);
+        let (id, label, unit) = match pipe.output {
+            Some(out) if kind != "test" => {
+                (rs.vars[out].id.clone(), rs.vars[out].label.clone(), rs.vars[out].unit.clone())
+            }
+            // A test shares its name with a skill (`control`, `finishing`): ids stay unique.
+            _ => (format!("test:{}", pipe.id), pipe.label.clone(), None),
+        };
+        let mut contributions = explanation.working;
+        contributions.extend(explanation.requires);
+        contributions.extend(explanation.contributions);
+        values.push(ProjectedValue {
+            id,
+            kind,
+            label,
+            unit,
+            base,
+            effective: r.value,
+            pipeline: Some(pipe.id.clone()),
+            pipeline_fingerprint: Some(pipeline_fingerprint(rs, pipe)),
+            difficulty: if kind == "test" && r.possible { r.difficulty } else { None },
+            probability: (kind == "test").then(|| r.chance()),
+            context_tags: context_tags(s, pipe),
+            contributions,
+        });
+    }
+    values
+}
+
+/// Which parts of the context a pipeline reads ("sheet" when none).
+fn context_tags(s: &Slots, pipe: &Pipeline) -> Vec<String> {
+    let mut tags = Vec::new();
+    for (tag, slot) in [
+        ("stamina", s.stamina),
+        ("pressure", s.nearest_opponent),
+        ("orientation", s.orientation),
+        ("distance:goal", s.distance),
+        ("angle:goal", s.angle),
+    ] {
+        if pipe.inputs.contains(&slot) {
+            tags.push(tag.to_string());
+        }
+    }
+    if tags.is_empty() {
+        tags.push("sheet".into());
+    }
+    tags
 }
 
 /// `sha256:…` of the pipeline's own entry and every stage entry it names elsewhere (shared

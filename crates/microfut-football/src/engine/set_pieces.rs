@@ -219,23 +219,9 @@ pub fn resolve(rs: &Ruleset) -> Result<Option<SetPieces>, ContentError> {
             let message = format!("cannot read as set_pieces.schema.json: {}", e.message);
             ContentError::Invalid(vec![Diagnostic::new(file.clone(), e.pointer, message)])
         })?;
-    let invalid = |at: &str, why: String| ContentError::Invalid(vec![Diagnostic::new(file.clone(), at, why)]);
     // Every name the document gives, checked where it is written; all reported together.
     let mut problems = Vec::new();
-    let mut action = |id: &str, at: &str| -> usize {
-        match content::named_pipeline(rs, &file, at, id) {
-            Ok(i) if rs.pipelines[i].kind == PipelineKind::Action => i,
-            Ok(_) => {
-                let why = format!("pipeline '{id}' must be an action pipeline (rolled against the dice)");
-                problems.push(Diagnostic::new(file.clone(), at, why));
-                0
-            }
-            Err(d) => {
-                problems.push(d);
-                0
-            }
-        }
-    };
+    let mut action = |id: &str, at: &str| action_pipeline(rs, &file, id, at, &mut problems);
     let penalty_shot = action(&doc.penalty.shot, "/penalty/shot");
     let penalty_save = action(&doc.penalty.save, "/penalty/save");
     let corner_delivery = action(&doc.corner.delivery, "/corner/delivery");
@@ -243,34 +229,7 @@ pub fn resolve(rs: &Ruleset) -> Result<Option<SetPieces>, ContentError> {
     let fk_delivery = action(&doc.free_kick.delivery, "/free_kick/delivery");
     let throw = action(&doc.throw_in.pipeline, "/throw_in/pipeline");
     let goal_kick = action(&doc.goal_kick.pipeline, "/goal_kick/pipeline");
-    let mut taker = |t: &TakerDoc, at: &str| -> Taker {
-        match (&t.rank, t.nearest) {
-            (Some(id), false) => {
-                let at = format!("{at}/rank");
-                match content::named_pipeline(rs, &file, &at, id) {
-                    Ok(i) if rs.pipelines[i].kind == PipelineKind::Derived => Taker::Rank(i),
-                    Ok(_) => {
-                        let why = format!("pipeline '{id}' must be a derived value (it ranks players)");
-                        problems.push(Diagnostic::new(file.clone(), at, why));
-                        Taker::Nearest
-                    }
-                    Err(d) => {
-                        problems.push(d);
-                        Taker::Nearest
-                    }
-                }
-            }
-            (None, true) => Taker::Nearest,
-            _ => {
-                problems.push(Diagnostic::new(
-                    file.clone(),
-                    at,
-                    "a taker is either ranked by a derived pipeline (rank) or the nearest player (nearest: true)",
-                ));
-                Taker::Nearest
-            }
-        }
-    };
+    let mut taker = |t: &TakerDoc, at: &str| taker_rule(rs, &file, t, at, &mut problems);
     let takers = [
         taker(&doc.takers.penalty, "/takers/penalty"),
         taker(&doc.takers.corner, "/takers/corner"),
@@ -287,29 +246,7 @@ pub fn resolve(rs: &Ruleset) -> Result<Option<SetPieces>, ContentError> {
     if !problems.is_empty() {
         return Err(ContentError::Invalid(problems));
     }
-    if doc.zones.is_empty() {
-        return Err(invalid("/zones", "at least one delivery zone is needed".into()));
-    }
-    if doc.penalty.aims.is_empty() {
-        return Err(invalid("/penalty/aims", "at least one aim is needed".into()));
-    }
-    let guesses: f64 = doc.penalty.aims.iter().map(|a| a.keeper_guess).sum();
-    if doc.penalty.aims.iter().any(|a| !(0.0..=1.0).contains(&a.keeper_guess)) || (guesses - 1.0).abs() > 1e-9 {
-        return Err(invalid(
-            "/penalty/aims",
-            format!("the keeper's guesses are shares that add up to 1 (they add up to {guesses})"),
-        ));
-    }
-    for (at, v) in [
-        ("/corner/short_range", doc.corner.short_range),
-        ("/free_kick/direct_max_distance", doc.free_kick.direct_max_distance),
-        ("/free_kick/wall_spacing", doc.free_kick.wall_spacing),
-        ("/throw_in/range", doc.throw_in.range),
-    ] {
-        if v.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
-            return Err(invalid(at, format!("must be positive (is {v})")));
-        }
-    }
+    check_values(&doc).map_err(|(at, why)| ContentError::Invalid(vec![Diagnostic::new(file.clone(), at, why)]))?;
     Ok(Some(SetPieces {
         zones: doc.zones,
         penalty: Penalty { taker: takers[0], shot: penalty_shot, save: penalty_save, aims: doc.penalty.aims },
@@ -329,6 +266,80 @@ pub fn resolve(rs: &Ruleset) -> Result<Option<SetPieces>, ContentError> {
         goal_kick: GoalKick { pipeline: goal_kick },
         aim_slot,
     }))
+}
+
+/// The action pipeline named `id` at `at`, or a problem noted (and 0 in its place).
+fn action_pipeline(rs: &Ruleset, file: &str, id: &str, at: &str, problems: &mut Vec<Diagnostic>) -> usize {
+    match content::named_pipeline(rs, file, at, id) {
+        Ok(i) if rs.pipelines[i].kind == PipelineKind::Action => i,
+        Ok(_) => {
+            let why = format!("pipeline '{id}' must be an action pipeline (rolled against the dice)");
+            problems.push(Diagnostic::new(file, at, why));
+            0
+        }
+        Err(d) => {
+            problems.push(d);
+            0
+        }
+    }
+}
+
+/// A taker rule at `at`: ranked by a derived pipeline or the nearest player; a problem noted
+/// (and the nearest in its place) for anything else.
+fn taker_rule(rs: &Ruleset, file: &str, t: &TakerDoc, at: &str, problems: &mut Vec<Diagnostic>) -> Taker {
+    match (&t.rank, t.nearest) {
+        (Some(id), false) => {
+            let at = format!("{at}/rank");
+            match content::named_pipeline(rs, file, &at, id) {
+                Ok(i) if rs.pipelines[i].kind == PipelineKind::Derived => Taker::Rank(i),
+                Ok(_) => {
+                    let why = format!("pipeline '{id}' must be a derived value (it ranks players)");
+                    problems.push(Diagnostic::new(file, at, why));
+                    Taker::Nearest
+                }
+                Err(d) => {
+                    problems.push(d);
+                    Taker::Nearest
+                }
+            }
+        }
+        (None, true) => Taker::Nearest,
+        _ => {
+            problems.push(Diagnostic::new(
+                file,
+                at,
+                "a taker is either ranked by a derived pipeline (rank) or the nearest player (nearest: true)",
+            ));
+            Taker::Nearest
+        }
+    }
+}
+
+/// The document's numbers: a zone and an aim at least, the keeper's guesses shares adding up to
+/// 1, distances positive. The first problem: (pointer, why).
+fn check_values(doc: &Doc) -> Result<(), (&'static str, String)> {
+    if doc.zones.is_empty() {
+        return Err(("/zones", "at least one delivery zone is needed".into()));
+    }
+    if doc.penalty.aims.is_empty() {
+        return Err(("/penalty/aims", "at least one aim is needed".into()));
+    }
+    let guesses: f64 = doc.penalty.aims.iter().map(|a| a.keeper_guess).sum();
+    if doc.penalty.aims.iter().any(|a| !(0.0..=1.0).contains(&a.keeper_guess)) || (guesses - 1.0).abs() > 1e-9 {
+        let why = format!("the keeper's guesses are shares that add up to 1 (they add up to {guesses})");
+        return Err(("/penalty/aims", why));
+    }
+    for (at, v) in [
+        ("/corner/short_range", doc.corner.short_range),
+        ("/free_kick/direct_max_distance", doc.free_kick.direct_max_distance),
+        ("/free_kick/wall_spacing", doc.free_kick.wall_spacing),
+        ("/throw_in/range", doc.throw_in.range),
+    ] {
+        if v.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
+            return Err((at, format!("must be positive (is {v})")));
+        }
+    }
+    Ok(())
 }
 
 /// Where a zone lies in the attacking frame for a delivery from `from` (frame coordinates):
@@ -370,16 +381,16 @@ impl Match {
     /// The outfield player of team `t` a taker rule picks: the highest ranked (the first of
     /// equals), or the nearest to the spot.
     pub(super) fn pick_taker(&self, t: usize, rule: Taker, spot: V2) -> usize {
-        let outfield = (0..self.state.players.len())
-            .filter(|&p| self.state.players[p].team == t && self.state.players[p].line != Line::Goalkeeper);
+        let outfield = (0..self.play.state.players.len())
+            .filter(|&p| self.play.state.players[p].team == t && self.play.state.players[p].line != Line::Goalkeeper);
         match rule {
             Taker::Rank(pipe) => outfield
                 .map(|p| (self.estimate(p, pipe).value, p))
                 .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)))
                 .map(|(_, p)| p),
             Taker::Nearest => outfield.min_by(|&a, &b| {
-                let da = self.state.players[a].pos.dist(spot);
-                let db = self.state.players[b].pos.dist(spot);
+                let da = self.play.state.players[a].pos.dist(spot);
+                let db = self.play.state.players[b].pos.dist(spot);
                 da.total_cmp(&db).then(a.cmp(&b))
             }),
         }
@@ -418,8 +429,8 @@ impl Match {
     /// Players in the wall for a free kick from where player `c` stands.
     pub(super) fn wall_size(&self, c: usize) -> u32 {
         let Some(sp) = &self.rules.set_pieces else { return 0 };
-        let t = self.state.players[c].team;
-        let d = self.frame(t, self.state.players[c].pos).dist(self.rules.pitch.goal());
+        let t = self.play.state.players[c].team;
+        let d = self.frame(t, self.play.state.players[c].pos).dist(self.rules.pitch.goal());
         sp.free_kick.wall.value(d).max(0.0).round() as u32
     }
 
@@ -436,15 +447,15 @@ impl Match {
         let dir = (goal - spot).unit();
         let centre = spot + dir * self.rules.params.restart_distance;
         let across = V2::new(-dir.y, dir.x);
-        let mut near: Vec<(f64, usize)> = (0..self.state.players.len())
-            .filter(|&p| self.state.players[p].team != t && self.state.players[p].line != Line::Goalkeeper)
-            .map(|p| (self.state.players[p].pos.dist(centre), p))
+        let mut near: Vec<(f64, usize)> = (0..self.play.state.players.len())
+            .filter(|&p| self.play.state.players[p].team != t && self.play.state.players[p].line != Line::Goalkeeper)
+            .map(|p| (self.play.state.players[p].pos.dist(centre), p))
             .collect();
         near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         for (k, &(_, p)) in near.iter().take(size).enumerate() {
             let offset = (k as f64 - (size as f64 - 1.0) / 2.0) * sp.free_kick.wall_spacing;
             let at = pitch.clamp(centre + across * offset);
-            let pl = &mut self.state.players[p];
+            let pl = &mut self.play.state.players[p];
             pl.pos = at;
             pl.dir = dir * -1.0;
             pl.still = 0;
@@ -454,8 +465,8 @@ impl Match {
     /// The candidates of a set piece's taker (the restart being taken is `kind`).
     pub(super) fn set_piece_candidates(&mut self, c: usize, kind: RestartKind) {
         let Some(sp) = self.rules.set_pieces.clone() else { return };
-        let t = self.state.players[c].team;
-        let cpos = self.state.players[c].pos;
+        let t = self.play.state.players[c].team;
+        let cpos = self.play.state.players[c].pos;
         let pitch = self.rules.pitch;
         let goal_w = self.frame(t, pitch.goal());
         match kind {
@@ -464,7 +475,7 @@ impl Match {
                     let (p_test, p_goal) = self.penalty_estimate(c, i);
                     let dest = self.frame(t, V2::new(pitch.length, pitch.goal_y + aim.y));
                     self.push_candidate(c, Kind::Shoot, Target::None, dest, None, p_test, p_test);
-                    let cand = self.candidates.last_mut().expect("pushed");
+                    let cand = self.scratch.candidates.last_mut().expect("pushed");
                     cand.goal_chance = p_goal;
                     cand.zone = Some(aim.id.as_str().into());
                     cand.zone_index = Some(i as u8);
@@ -481,7 +492,7 @@ impl Match {
                 if walled {
                     let (p_shot, p_goal, priced) = self.strike_estimate(c, sp.free_kick.shot);
                     self.push_candidate(c, Kind::Shoot, Target::None, goal_w, None, p_shot, p_shot);
-                    let cand = self.candidates.last_mut().expect("pushed");
+                    let cand = self.scratch.candidates.last_mut().expect("pushed");
                     (cand.goal_chance, cand.priced_goal) = (p_goal, Some(priced));
                     cand.pipe = Some(sp.free_kick.shot);
                 }
@@ -498,7 +509,7 @@ impl Match {
             }
             RestartKind::KickOff => {}
         }
-        if self.candidates.is_empty() {
+        if self.scratch.candidates.is_empty() {
             // Nobody within reach (a throw with every team-mate far away): the nearest anyway.
             let range = f64::INFINITY;
             let (k, pipe) = match kind {
@@ -512,13 +523,13 @@ impl Match {
 
     /// A delivery to each of the content's zones.
     fn deliveries(&mut self, c: usize, sp: &SetPieces, pipe: usize) {
-        let t = self.state.players[c].team;
-        let from = self.frame(t, self.state.players[c].pos);
+        let t = self.play.state.players[c].team;
+        let from = self.frame(t, self.play.state.players[c].pos);
         for (i, z) in sp.zones.iter().enumerate() {
             let landing = self.frame(t, zone_point(z, from, &self.rules.pitch));
             let (p_cross, keep, goal, priced) = self.cross_estimate(c, landing, pipe);
             self.push_candidate(c, Kind::Cross, Target::None, landing, None, p_cross, keep);
-            let cand = self.candidates.last_mut().expect("pushed");
+            let cand = self.scratch.candidates.last_mut().expect("pushed");
             (cand.goal_chance, cand.priced_goal) = (goal, Some(priced));
             cand.zone = Some(z.id.as_str().into());
             cand.zone_index = Some(i as u8);
@@ -528,22 +539,22 @@ impl Match {
 
     /// A pass (or throw) with `pipe` to every team-mate from the shortest pass up to `range`.
     fn passes(&mut self, c: usize, kind: Kind, pipe: usize, range: f64) {
-        let t = self.state.players[c].team;
-        let cpos = self.state.players[c].pos;
+        let t = self.play.state.players[c].team;
+        let cpos = self.play.state.players[c].pos;
         let min = self.rules.params.pass_min_distance;
-        for r in 0..self.state.players.len() {
-            if r == c || self.state.players[r].team != t {
+        for r in 0..self.play.state.players.len() {
+            if r == c || self.play.state.players[r].team != t {
                 continue;
             }
-            let rpos = self.state.players[r].pos;
+            let rpos = self.play.state.players[r].pos;
             let d = cpos.dist(rpos);
             if d < min || d > range {
                 continue;
             }
             let (p_pass, keep) = self.pass_estimate(c, r, rpos, pipe);
-            let shirt = self.state.players[r].shirt;
+            let shirt = self.play.state.players[r].shirt;
             self.push_candidate(c, kind, Target::Player(shirt), rpos, Some(r), p_pass, keep);
-            self.candidates.last_mut().expect("pushed").pipe = Some(pipe);
+            self.scratch.candidates.last_mut().expect("pushed").pipe = Some(pipe);
         }
     }
 
@@ -583,7 +594,7 @@ impl Match {
         let sp = self.rules.set_pieces.clone().expect("penalties with set pieces");
         let res = self.prepare_penalty(c, i);
         let Some(d) = res.diff().filter(|_| res.possible) else { return (0.0, 0.0) };
-        let t = self.state.players[c].team;
+        let t = self.play.state.players[c].team;
         let k = self.keeper(1 - t);
         self.prepare_keeper(k, c);
         let guess = sp.penalty.aims[i].keeper_guess;
@@ -617,86 +628,90 @@ impl Match {
     /// when he guessed right or the shot is weak.
     pub(super) fn penalty(&mut self, c: usize, i: usize) {
         let sp = self.rules.set_pieces.clone().expect("penalties with set pieces");
-        let t = self.state.players[c].team;
+        let t = self.play.state.players[c].team;
         let res = self.prepare_penalty(c, i);
         let roll = self.roll(c, sp.penalty.shot, &res, super::projection::RollRole::Action);
         let margin = roll.margin;
-        self.stats[t].shots += 1;
-        self.stats[t].shot_probability_sum += res.chance();
-        let from = self.state.players[c].pos;
-        let distance = round2(from.dist(self.frame(t, self.rules.pitch.goal())));
+        self.play.stats[t].shots += 1;
+        self.play.stats[t].shot_probability_sum += res.chance();
+        let from = self.play.state.players[c].pos;
         let aim = &sp.penalty.aims[i];
-        let target_y = round2(self.rules.pitch.goal_y + aim.y);
-        let cw = self.who(c);
-        let outcome = if res.possible { self.rules.shot_outcome.of(margin as f64) } else { ShotOutcome::OffTarget };
-        let shot = |outcome: &str, keeper: Option<super::events::KeeperTest>| EventKind::Shot {
-            by: cw,
-            distance,
+        let facts = ShotFacts {
+            by: self.who(c),
+            distance: round2(from.dist(self.frame(t, self.rules.pitch.goal()))),
             margin,
             probability: (res.chance() * 10_000.0).round() / 10_000.0,
             header: false,
-            target_y,
-            outcome: outcome.into(),
-            keeper,
+            target_y: round2(self.rules.pitch.goal_y + aim.y),
             set_piece: Some("penalty".into()),
             aim: Some(aim.id.clone()),
             wall: None,
         };
+        let outcome = if res.possible { self.rules.shot_outcome.of(margin as f64) } else { ShotOutcome::OffTarget };
         if outcome == ShotOutcome::OffTarget {
-            self.event(shot("off_target", None));
-            let spot = self.frame(1 - t, V2::new(self.rules.params.goal_kick_spot_x, self.rules.pitch.goal_y));
-            let keeper = self.keeper(1 - t);
-            self.state.last_touch = t;
-            self.dead(RestartKind::GoalKick, 1 - t, spot, Some(keeper));
+            self.shot_off_target(t, &facts);
             return;
         }
-        self.stats[t].on_target += 1;
-        // The keeper dives before the ball is struck: his side by the content's odds.
-        let u = self.dice.unit();
-        let mut acc = 0.0;
-        let dive = sp
-            .penalty
-            .aims
-            .iter()
-            .position(|a| {
-                acc += a.keeper_guess;
-                u < acc
-            })
-            .unwrap_or(sp.penalty.aims.len() - 1);
+        self.play.stats[t].on_target += 1;
+        let dive = self.keeper_dive(&sp.penalty.aims);
         let k = self.keeper(1 - t);
         let guess = Some(sp.penalty.aims[dive].id.clone());
-        let keeper_tests = dive == i || outcome == ShotOutcome::Weak;
-        let (saved, keeper) = if keeper_tests {
-            self.prepare_keeper(k, c);
-            self.set_scaled(k, self.rules.slots.shot_margin, margin as f64);
-            let (kres, kroll) = self.test(k, sp.penalty.save, super::projection::RollRole::Save);
-            let saved = if self.rules.params.save_rule == 0.0 { kroll.success } else { kroll.margin > margin };
-            let test = super::events::KeeperTest {
-                value: kres.value,
-                margin: kroll.margin,
-                position_error: round2(self.get(k, self.rules.slots.gk_position_error)),
-                guess,
-            };
-            (saved, test)
+        let (saved, keeper) = if dive == i || outcome == ShotOutcome::Weak {
+            self.penalty_save(c, k, sp.penalty.save, margin, guess)
         } else {
-            let test = super::events::KeeperTest { value: 0.0, margin: 0, position_error: 0.0, guess };
-            (false, test)
+            (false, super::events::KeeperTest { value: 0.0, margin: 0, position_error: 0.0, guess })
         };
         if !saved {
-            self.stats[t].penalty_goals += 1;
-            self.event(shot("goal", Some(keeper)));
+            self.play.stats[t].penalty_goals += 1;
+            self.event(facts.event("goal", Some(keeper)));
             self.goal(c);
             return;
         }
-        self.stats[1 - t].saves += 1;
+        self.play.stats[1 - t].saves += 1;
         let kept = keeper.margin;
-        self.event(shot("saved", Some(keeper)));
+        self.event(facts.event("saved", Some(keeper)));
         let kw = self.who(k);
         self.event(EventKind::Save { by: kw, margin: kept, outcome: "hold".into() });
         self.hold(k);
     }
+
+    /// The side the keeper dives to before the ball is struck, by the content's odds.
+    fn keeper_dive(&mut self, aims: &[Aim]) -> usize {
+        let u = self.play.dice.unit();
+        let mut acc = 0.0;
+        aims.iter()
+            .position(|a| {
+                acc += a.keeper_guess;
+                u < acc
+            })
+            .unwrap_or(aims.len() - 1)
+    }
+
+    /// Keeper `k`'s save test against `c`'s penalty struck with `margin` (`save`: the test's
+    /// pipeline): whether he saves it, and the test as the event tells it.
+    fn penalty_save(
+        &mut self,
+        c: usize,
+        k: usize,
+        save: usize,
+        margin: i32,
+        guess: Option<String>,
+    ) -> (bool, super::events::KeeperTest) {
+        self.prepare_keeper(k, c);
+        self.set_scaled(k, self.rules.slots.shot_margin, margin as f64);
+        let (kres, kroll) = self.test(k, save, super::projection::RollRole::Save);
+        let saved = if self.rules.params.save_rule == 0.0 { kroll.success } else { kroll.margin > margin };
+        let test = super::events::KeeperTest {
+            value: kres.value,
+            margin: kroll.margin,
+            position_error: round2(self.get(k, self.rules.slots.gk_position_error)),
+            guess,
+        };
+        (saved, test)
+    }
 }
 
+use super::actions::ShotFacts;
 use super::content::outcomes::ShotOutcome;
 use super::events::EventKind;
 use super::round2;

@@ -1,6 +1,6 @@
 //! From two clubs to the first whistle: the starting XI and bench by role, kick-off positions.
 
-use super::content::Rules;
+use super::content::{Formation, Rules};
 use super::geometry::V2;
 use super::state::{Ball, Line, Player, Restart, RestartKind, State};
 use crate::club::{Club, ClubPersonality};
@@ -46,6 +46,16 @@ pub fn select(rules: &Rules, club: &Club, formation: Option<&str>) -> Result<Tea
         known: rules.formations.iter().map(|f| f.id.as_str()).collect::<Vec<_>>().join(", "),
     })?;
     let formation_index = rules.formations.iter().position(|x| x.id == f.id).expect("found above");
+    check_club(rules, club, f.slots.len())?;
+    let mut used = vec![false; club.squad.len()];
+    let lineup = fill_slots(rules, club, f, &mut used)?;
+    let bench = name_bench(rules, club, &used);
+    Ok(Team { club: club.clone(), formation: formation_index, lineup, bench, personality: club.personality })
+}
+
+/// What a club must be to take the field: its personality within the content's bounds, at least
+/// `needed` players, no shirt worn twice.
+fn check_club(rules: &Rules, club: &Club, needed: usize) -> Result<(), SetupError> {
     if let Some([lo, hi]) = rules.club_personality {
         let p = club.personality;
         for (axis, value) in
@@ -57,12 +67,8 @@ pub fn select(rules: &Rules, club: &Club, formation: Option<&str>) -> Result<Tea
         }
     }
     // The formation says how many take the field.
-    if club.squad.len() < f.slots.len() {
-        return Err(SetupError::TooFewPlayers {
-            club: club.id.clone(),
-            available: club.squad.len(),
-            needed: f.slots.len(),
-        });
+    if club.squad.len() < needed {
+        return Err(SetupError::TooFewPlayers { club: club.id.clone(), available: club.squad.len(), needed });
     }
     let mut shirts = std::collections::BTreeSet::new();
     for s in &club.squad {
@@ -70,8 +76,12 @@ pub fn select(rules: &Rules, club: &Club, formation: Option<&str>) -> Result<Tea
             return Err(SetupError::DuplicateShirt { club: club.id.clone(), shirt: s.shirt });
         }
     }
+    Ok(())
+}
+
+/// The squad player for each of the formation's slots (marking each `used`).
+fn fill_slots(rules: &Rules, club: &Club, f: &Formation, used: &mut [bool]) -> Result<Vec<usize>, SetupError> {
     let line_of = |s: &Sheet| rules.roles.line_of(&s.role).and_then(Line::from_id);
-    let mut used = vec![false; club.squad.len()];
     let mut lineup = vec![usize::MAX; f.slots.len()];
     // Keepers first so an outfield slot never takes the only goalkeeper.
     let mut order: Vec<usize> = (0..f.slots.len()).collect();
@@ -84,10 +94,7 @@ pub fn select(rules: &Rules, club: &Club, formation: Option<&str>) -> Result<Tea
             .iter()
             .enumerate()
             .filter(|(k, s)| {
-                !used[*k] && {
-                    let keeper = line_of(s) == Some(Line::Goalkeeper);
-                    (slot_line == Some(Line::Goalkeeper)) == keeper
-                }
+                !used[*k] && (slot_line == Some(Line::Goalkeeper)) == (line_of(s) == Some(Line::Goalkeeper))
             })
             .max_by_key(|(_, s)| {
                 let fit = if s.role == slot.role {
@@ -116,10 +123,16 @@ pub fn select(rules: &Rules, club: &Club, formation: Option<&str>) -> Result<Tea
             }
         }
     }
+    Ok(lineup)
+}
+
+/// The bench, best first, from the players not `used`: the content's keepers first, then the
+/// rest — only where substitutions exist (0.6: before, it was named and never used).
+fn name_bench(rules: &Rules, club: &Club, used: &[bool]) -> Vec<usize> {
+    let line_of = |s: &Sheet| rules.roles.line_of(&s.role).and_then(Line::from_id);
     let mut rest: Vec<usize> = (0..club.squad.len()).filter(|k| !used[*k]).collect();
     rest.sort_by_key(|&k| (std::cmp::Reverse(quality(&club.squad[k])), club.squad[k].shirt));
     let mut bench = Vec::new();
-    // A bench only where substitutions exist (0.6): before, it was named and never used.
     let bench_size = if rules.substitutions.is_some() { rules.bench.size } else { 0 };
     let keepers: Vec<usize> =
         rest.iter().copied().filter(|&k| line_of(&club.squad[k]) == Some(Line::Goalkeeper)).collect();
@@ -133,7 +146,7 @@ pub fn select(rules: &Rules, club: &Club, formation: Option<&str>) -> Result<Tea
         }
     }
     bench.truncate(bench_size);
-    Ok(Team { club: club.clone(), formation: formation_index, lineup, bench, personality: club.personality })
+    bench
 }
 
 /// Where a slot stands at kick-off, in the team's attacking frame: inside its own half.

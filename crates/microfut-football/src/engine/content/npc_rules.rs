@@ -19,18 +19,7 @@ pub(super) fn load(
     if ndoc.carry.directions.is_empty() {
         problems.push(Diagnostic::new(file, "/carry/directions", "carry needs at least one direction"));
     }
-    let mut lines = Vec::new();
-    for (k, l) in ndoc.carry.lines.iter().enumerate() {
-        if !roles.lines.iter().any(|x| &x.id == l) || Line::from_id(l).is_none() {
-            problems.push(Diagnostic::new(
-                file,
-                format!("/carry/lines/{k}"),
-                format!("carry names unknown line '{l}'"),
-            ));
-        }
-        // Unknown lines are reported above; the stand-in is never played.
-        lines.push(Line::from_id(l).unwrap_or(Line::Midfield));
-    }
+    let lines = carry_lines(file, &ndoc.carry.lines, roles, &mut problems);
     let mut values = |at: &str, v, context| expected_values(r, file, at, v, context, &mut problems);
     let expected_keeper = values("/shot/expected_keeper", ndoc.shot.expected_keeper.as_ref(), false);
     let expected_context = values("/shot/expected_context", ndoc.shot.expected_context.as_ref(), true);
@@ -39,20 +28,8 @@ pub(super) fn load(
     if !problems.is_empty() {
         return Err(ContentError::Invalid(problems));
     }
-    let lines_of = |ids: &[String], at: &str| -> Result<Vec<Line>, ContentError> {
-        ids.iter()
-            .enumerate()
-            .map(|(k, l)| {
-                Line::from_id(l).filter(|_| roles.lines.iter().any(|x| &x.id == l)).ok_or_else(|| {
-                    ContentError::at(
-                        file,
-                        format!("/{}/{k}", at.replace('.', "/")),
-                        format!("{at} names unknown line '{l}'"),
-                    )
-                })
-            })
-            .collect()
-    };
+    let cross = ndoc.cross.map(|c| cross_npc(file, c, roles)).transpose()?;
+    let possession_value = ndoc.possession_value.map(|v| possession_value(r, file, v)).transpose()?;
     let npc = Npc {
         weights: ndoc.weights,
         personality: ndoc.personality,
@@ -70,56 +47,82 @@ pub(super) fn load(
         },
         defending: ndoc.defending,
         retention: ndoc.retention,
-        cross: match ndoc.cross {
-            None => None,
-            Some(c) => Some(CrossNpc {
-                probability: c.probability,
-                runners: lines_of(&c.runners, "cross.runners")?,
-                markers: lines_of(&c.markers, "cross.markers")?,
-                box_runs: c.box_runs,
-                box_runs_from_x: c.box_runs_from_x,
-            }),
-        },
+        cross,
         phases: ndoc.phases,
         bias: ndoc.bias,
-        possession_value: match ndoc.possession_value {
-            Some(v) if !(v.weight >= 0.0 && v.weight.is_finite()) => {
-                return Err(ContentError::at(
-                    file,
-                    "/possession_value/weight",
-                    format!("possession_value.weight must be a number ≥ 0 (is {})", v.weight),
-                ));
-            }
-            None => None,
-            Some(v) => Some(PossessionValueNpc {
-                weight: v.weight,
-                lead: match v.lead {
-                    None => None,
-                    Some(l) if !l.per_point.is_finite() => {
-                        return Err(ContentError::at(
-                            file,
-                            "/possession_value/lead/per_point",
-                            format!("possession_value.lead.per_point must be a finite number (is {})", l.per_point),
-                        ));
-                    }
-                    Some(l) => Some((
-                        r.var(&l.skill).ok_or_else(|| {
-                            ContentError::at(
-                                file,
-                                "/possession_value/lead/skill",
-                                format!("possession_value.lead names unknown variable '{}'", l.skill),
-                            )
-                        })?,
-                        l.per_point,
-                    )),
-                },
-            }),
-        },
+        possession_value,
     };
     if npc.phases.windows(2).any(|w| w[0].until_x >= w[1].until_x) {
         return Err(ContentError::at(file, "/phases", "phases must be listed by increasing until_x"));
     }
     Ok(npc)
+}
+
+/// The lines that may carry (`/carry/lines`); an unknown one goes to `problems`.
+fn carry_lines(file: &str, ids: &[String], roles: &Roles, problems: &mut Vec<Diagnostic>) -> Vec<Line> {
+    let mut lines = Vec::new();
+    for (k, l) in ids.iter().enumerate() {
+        if !roles.lines.iter().any(|x| &x.id == l) || Line::from_id(l).is_none() {
+            problems.push(Diagnostic::new(
+                file,
+                format!("/carry/lines/{k}"),
+                format!("carry names unknown line '{l}'"),
+            ));
+        }
+        // Unknown lines are reported above; the stand-in is never played.
+        lines.push(Line::from_id(l).unwrap_or(Line::Midfield));
+    }
+    lines
+}
+
+/// Lines named at `at` (`cross.runners`, `cross.markers`), each a line of the roles.
+fn lines_of(file: &str, ids: &[String], at: &str, roles: &Roles) -> Result<Vec<Line>, ContentError> {
+    ids.iter()
+        .enumerate()
+        .map(|(k, l)| {
+            Line::from_id(l).filter(|_| roles.lines.iter().any(|x| &x.id == l)).ok_or_else(|| {
+                ContentError::at(
+                    file,
+                    format!("/{}/{k}", at.replace('.', "/")),
+                    format!("{at} names unknown line '{l}'"),
+                )
+            })
+        })
+        .collect()
+}
+
+/// `npc.cross`: who runs onto a cross and who marks them.
+fn cross_npc(file: &str, c: CrossDoc, roles: &Roles) -> Result<CrossNpc, ContentError> {
+    Ok(CrossNpc {
+        probability: c.probability,
+        runners: lines_of(file, &c.runners, "cross.runners", roles)?,
+        markers: lines_of(file, &c.markers, "cross.markers", roles)?,
+        box_runs: c.box_runs,
+        box_runs_from_x: c.box_runs_from_x,
+    })
+}
+
+/// `npc.possession_value` (0.6.4): a weight ≥ 0 and, optionally, the lead of a skill.
+fn possession_value(r: &Ruleset, file: &str, v: PossessionValue) -> Result<PossessionValueNpc, ContentError> {
+    if !(v.weight >= 0.0 && v.weight.is_finite()) {
+        let why = format!("possession_value.weight must be a number ≥ 0 (is {})", v.weight);
+        return Err(ContentError::at(file, "/possession_value/weight", why));
+    }
+    let lead = match v.lead {
+        None => None,
+        Some(l) if !l.per_point.is_finite() => {
+            let why = format!("possession_value.lead.per_point must be a finite number (is {})", l.per_point);
+            return Err(ContentError::at(file, "/possession_value/lead/per_point", why));
+        }
+        Some(l) => {
+            let skill = r.var(&l.skill).ok_or_else(|| {
+                let why = format!("possession_value.lead names unknown variable '{}'", l.skill);
+                ContentError::at(file, "/possession_value/lead/skill", why)
+            })?;
+            Some((skill, l.per_point))
+        }
+    };
+    Ok(PossessionValueNpc { weight: v.weight, lead })
 }
 
 /// `npc.shot.expected_keeper` (`context` false: each name a value of a player's sheet),
