@@ -19,9 +19,12 @@
 mod doc;
 mod facts;
 mod fixtures;
+mod league;
+mod population;
 mod simulator;
 
 pub use doc::{Stage, Targets};
+pub use population::{PopulationSimulator, derive_seed};
 /// The same-seed fact on its own: `tests/football/same_seed_goldens.rs` runs it on every revision.
 pub use facts::same_seed;
 pub use fixtures::KeeperSimulator;
@@ -48,6 +51,10 @@ pub struct Check {
     pub value: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ci95: Option<[f64; 2]>,
+    /// The target as numbers, [low, high] (an open end is `null`: a direction), for a check
+    /// whose figure is one number: what a fit measures its distance from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub range: Option<[f64; 2]>,
     pub target: String,
     pub pass: bool,
     /// A figure pooled over both orders or several draws: each pair's own estimate, named
@@ -63,10 +70,57 @@ pub struct OrderFigure {
     pub value: f64,
 }
 
+/// How a figure with a number is judged against its range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Judging {
+    /// The estimate lies in the range: what a full run asks.
+    Point,
+    /// The 95 % interval overlaps the range: a run too short to place the estimate fails only
+    /// what it has shown to be out of range (the short mode CI runs).
+    Interval,
+}
+
+impl Judging {
+    pub fn name(self) -> &'static str {
+        match self {
+            Judging::Point => "point",
+            Judging::Interval => "interval",
+        }
+    }
+
+    /// What a passing figure means, for the report's last line.
+    pub fn rule(self) -> &'static str {
+        match self {
+            Judging::Point => "a figure passes when its estimate lies in the target",
+            Judging::Interval => "a figure passes when its 95 % interval overlaps the target",
+        }
+    }
+}
+
+impl Check {
+    /// Judges a check with a number and a range; one without (a fact of words) keeps its verdict.
+    /// An undefined figure fails either way.
+    pub fn judge(&mut self, judging: Judging) {
+        let (Some(v), Some([lo, hi])) = (self.value, self.range) else {
+            return;
+        };
+        let [a, b] = match (judging, self.ci95) {
+            (Judging::Interval, Some(ci)) => ci,
+            _ => [v, v],
+        };
+        // A range with an open end is a direction ("fewer", "more"): its finite end is excluded.
+        self.pass = if lo.is_infinite() || hi.is_infinite() { b > lo && a < hi } else { b >= lo && a <= hi };
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Settings {
     /// Matches per fixture and order (and per variant of the match-level facts).
     pub matches: u64,
+    /// Leagues per league fixture (the document's when `None`).
+    pub leagues: Option<usize>,
+    pub judging: Judging,
     pub seed: u64,
     /// Run only these fixtures (all when empty); facts run when `facts` is set.
     pub fixtures: Vec<String>,
@@ -135,11 +189,15 @@ pub fn calibrate(catalog: &Catalog, rules: Arc<Rules>, targets: &Targets, s: &Se
     let clubs = Clubs::of(catalog, &rules, targets, s.reference.as_ref())?;
     let mut out = Vec::new();
     out.extend(fixtures::run(catalog, &rules, targets, &clubs, s)?);
+    out.extend(league::run(&rules, targets, s)?);
     if s.facts {
         out.extend(facts::exact(&rules, targets, clubs.get("reference"))?);
         out.extend(fixtures::paired_facts(catalog, &rules, targets, &clubs, s)?);
         out.extend(facts::squads(&rules, targets)?);
         out.push(facts::same_seed(&rules, targets, &clubs)?);
+    }
+    for c in &mut out {
+        c.judge(s.judging);
     }
     Ok(out)
 }
