@@ -281,22 +281,10 @@ fn drawn(rules: &Arc<Rules>, f: &Fixture, ranges: &super::doc::Ranges, s: &Setti
     let at = format!("calibration.json fixture '{}'", f.id);
     let mut pairs = Vec::with_capacity(d.pairs);
     for k in 0..d.pairs {
-        let home = super::population::draw(
-            rules,
-            p,
-            s.seed,
-            &format!("fixture/{}/{k}/0", f.id),
-            &format!("{p} {k}a"),
-            &at,
-        )?;
-        let away = super::population::draw(
-            rules,
-            q,
-            s.seed,
-            &format!("fixture/{}/{k}/1", f.id),
-            &format!("{q} {k}b"),
-            &at,
-        )?;
+        let home =
+            super::population::draw(rules, p, s.seed, &format!("fixture/{}/{k}/0", f.id), &format!("{p} {k}a"), &at)?;
+        let away =
+            super::population::draw(rules, q, s.seed, &format!("fixture/{}/{k}/1", f.id), &format!("{q} {k}b"), &at)?;
         pairs.push((home, away));
     }
     let unequal = p != q;

@@ -47,7 +47,8 @@ const POOLED: [(&str, Kind); 10] = [
 /// … then the set-piece goals, then per league (goals, goals², home, draw, away, goalless),
 /// then per club of every league (points, goals scored).
 const SET_PIECES: &str = "set_piece_goal_share";
-const PER_LEAGUE: [&str; 6] = ["league_goals", "league_goals_sq", "league_home", "league_draw", "league_away", "league_goalless"];
+const PER_LEAGUE: [&str; 6] =
+    ["league_goals", "league_goals_sq", "league_home", "league_draw", "league_away", "league_goalless"];
 const PER_CLUB: [&str; 2] = ["club_points", "club_goals"];
 
 /// Every match of every league: simulation `i` is `matches[i]`, (league, home, away).
@@ -226,8 +227,7 @@ pub fn goal_sources(events: &[Event]) -> Sources {
             }
             EventKind::Shot { by, header, set_piece, .. } => {
                 let penalty = set_piece.as_deref() == Some("penalty");
-                let from_set_piece =
-                    !penalty && phase.is_some_and(|(t, n)| t == by.team && n <= SET_PIECE_TOUCHES);
+                let from_set_piece = !penalty && phase.is_some_and(|(t, n)| t == by.team && n <= SET_PIECE_TOUCHES);
                 shot = Some((by.team, *header, from_set_piece));
             }
             EventKind::Goal { team, .. } => {
@@ -371,8 +371,11 @@ fn league(
         let mut c = fig.check(&f.id, order.clone(), *range);
         if let Some(values) = parts {
             c.figure = format!("{} (each league: {})", c.figure, shown.join(", "));
-            c.orders =
-                values.iter().enumerate().map(|(l, v)| OrderFigure { order: format!("league {l}"), value: *v }).collect();
+            c.orders = values
+                .iter()
+                .enumerate()
+                .map(|(l, v)| OrderFigure { order: format!("league {l}"), value: *v })
+                .collect();
         }
         out.push(c);
     }
@@ -460,19 +463,38 @@ mod tests {
 
     #[test]
     fn a_corner_headed_in_is_a_headed_set_piece_goal() {
-        let e = [restart("corner", 0), at(EventKind::Cross { by: who(0), margin: 1, x: 0.0, y: 0.0, set_piece: None, zone: None }), shot(0, true, None), goal(0)];
+        let e = [
+            restart("corner", 0),
+            at(EventKind::Cross { by: who(0), margin: 1, x: 0.0, y: 0.0, set_piece: None, zone: None }),
+            shot(0, true, None),
+            goal(0),
+        ];
         assert_eq!(goal_sources(&e), Sources { headed: 1, set_piece: 1 });
     }
 
     #[test]
     fn a_penalty_and_open_play_are_not_set_pieces() {
-        let e = [restart("penalty", 1), shot(1, false, Some("penalty")), goal(1), restart("throw_in", 0), shot(0, false, None), goal(0)];
+        let e = [
+            restart("penalty", 1),
+            shot(1, false, Some("penalty")),
+            goal(1),
+            restart("throw_in", 0),
+            shot(0, false, None),
+            goal(0),
+        ];
         assert_eq!(goal_sources(&e), Sources { headed: 0, set_piece: 0 });
     }
 
     #[test]
     fn the_phase_ends_when_the_opponents_win_the_ball_or_after_three_touches() {
-        let won = [restart("free_kick", 0), at(EventKind::Gathered { by: who(1) }), pass(1), at(EventKind::Interception { by: who(0), from: who(1), margin: 0 }), shot(0, false, None), goal(0)];
+        let won = [
+            restart("free_kick", 0),
+            at(EventKind::Gathered { by: who(1) }),
+            pass(1),
+            at(EventKind::Interception { by: who(0), from: who(1), margin: 0 }),
+            shot(0, false, None),
+            goal(0),
+        ];
         assert_eq!(goal_sources(&won).set_piece, 0);
         let long = [restart("corner", 0), pass(0), pass(0), pass(0), pass(0), shot(0, false, None), goal(0)];
         assert_eq!(goal_sources(&long).set_piece, 0);

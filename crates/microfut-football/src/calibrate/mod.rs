@@ -24,10 +24,10 @@ mod population;
 mod simulator;
 
 pub use doc::{Stage, Targets};
-pub use population::{PopulationSimulator, derive_seed};
 /// The same-seed fact on its own: `tests/football/same_seed_goldens.rs` runs it on every revision.
 pub use facts::same_seed;
 pub use fixtures::KeeperSimulator;
+pub use population::{PopulationSimulator, derive_seed};
 
 use crate::club::Club;
 use crate::engine::Rules;
@@ -204,4 +204,55 @@ pub fn calibrate(catalog: &Catalog, rules: Arc<Rules>, targets: &Targets, s: &Se
 
 fn pct(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(value: f64, ci: [f64; 2], range: [f64; 2]) -> Check {
+        Check {
+            group: "g".into(),
+            order: None,
+            id: "goals_per_match".into(),
+            fact: "goals per match".into(),
+            figure: String::new(),
+            value: Some(value),
+            ci95: Some(ci),
+            range: Some(range),
+            target: String::new(),
+            pass: false,
+            orders: Vec::new(),
+        }
+    }
+
+    /// An estimate outside its range fails a point judging and passes an interval one when its
+    /// interval reaches the range; an interval wholly outside fails both.
+    #[test]
+    fn point_and_interval_judging() {
+        let judged = |mut c: Check, j| {
+            c.judge(j);
+            c.pass
+        };
+        let near = check(3.1, [2.9, 3.3], [2.4, 3.0]);
+        assert!(!judged(near.clone(), Judging::Point));
+        assert!(judged(near, Judging::Interval));
+        let far = check(3.4, [3.2, 3.6], [2.4, 3.0]);
+        assert!(!judged(far.clone(), Judging::Point) && !judged(far, Judging::Interval));
+        let edge = check(3.0, [3.0, 3.0], [2.4, 3.0]);
+        assert!(judged(edge, Judging::Point), "a closed range includes its ends");
+    }
+
+    /// A direction ("more with better dribbling") excludes its finite end: no difference fails.
+    #[test]
+    fn a_direction_excludes_its_end() {
+        let mut none = check(0.0, [0.0, 0.0], [0.0, f64::INFINITY]);
+        none.judge(Judging::Point);
+        assert!(!none.pass);
+        let mut some = check(-0.01, [-0.05, 0.03], [0.0, f64::INFINITY]);
+        some.judge(Judging::Interval);
+        assert!(some.pass);
+        some.judge(Judging::Point);
+        assert!(!some.pass);
+    }
 }
