@@ -302,7 +302,9 @@ fn drawn(rules: &Arc<Rules>, f: &Fixture, ranges: &super::doc::Ranges, s: &Setti
         let sim = super::population::PopulationSimulator { pairs: sims };
         let seed = super::population::derive_seed(s.seed, &format!("fixture/{}/order/{o}", f.id));
         let report = lab_run_on(&sim, &rules.rs.revision, simulations, seed)?;
-        let (h, a) = if home_first { (p, q) } else { (q, p) };
+        // Clubs of one preset are told apart by their side of the pair as drawn.
+        let (x, y) = if unequal { (p.clone(), q.clone()) } else { (format!("{p} a"), format!("{q} b")) };
+        let (h, a) = if home_first { (x, y) } else { (y, x) };
         let label = format!("{h} v {a}, {} drawn pairs × {per_pair} matches", d.pairs);
         played.push(Order {
             label: label.clone(),

@@ -10,11 +10,17 @@
 //! (a worse keeper, better dribblers) is played on the very same dice as its base, so the
 //! difference is the change and not the draw. The calibration set is clubs generated from a
 //! budget preset and a seed, played as the document's fixtures. Facts about single actions stay
-//! exact projections on constructed situations, staged where the document says. Its limits:
-//! a figure passes when its estimate lies in the range (the interval is reported, not required
-//! to lie inside); a fixture's two orders, and each pair of clubs of a fixture with several
+//! exact projections on constructed situations, staged where the document says. From 0.6.21
+//! the set is a population (`population`, `league`): clubs drawn afresh from presets for each
+//! run, pairs and whole leagues, since fixed pairs could be tuned until they passed while their
+//! presets did not. A figure passes when its estimate lies in the range (`Judging::Point`) or,
+//! for a short run, when its 95 % interval overlaps the range (`Judging::Interval`: fail only
+//! what the run has shown to be out); every check carries its estimate, interval and range as
+//! numbers. Its limits: a fixture's two orders, and each pair of a fixture with several named
 //! `draws`, are run separately, so a pooled figure's interval adds their variances (each part
-//! weighs the same, whatever its count of shots or rounds).
+//! weighs the same, whatever its count of shots or rounds); a drawn fixture's and a league's
+//! per-match intervals are given the clubs drawn (the spread between draws shows as another
+//! seed's figure, and in the table figures' interval over the leagues).
 
 mod doc;
 mod facts;
