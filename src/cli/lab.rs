@@ -270,13 +270,15 @@ fn export_clubs(
 }
 
 fn calibrate(content: Option<&Path>, args: CalibrateArgs) -> CliResult {
-    use crate::calibrate::{Settings, Targets, calibrate};
+    use crate::calibrate::{Judging, Settings, Targets, calibrate};
     let catalog = super::content::load_catalog_for(content, "microfut", args.revision.as_deref())?;
     let rules = crate::run::rules_for(&catalog, args.revision.as_deref()).map_err(CliError::input)?;
     let targets = Targets::of(&rules).map_err(CliError::input)?;
+    let ids: Vec<&str> =
+        targets.fixtures.iter().map(|x| x.id.as_str()).chain(targets.leagues.iter().map(|l| l.id.as_str())).collect();
     for f in &args.fixtures {
-        if !targets.fixtures.iter().any(|x| &x.id == f) {
-            let known: Vec<&str> = targets.fixtures.iter().map(|x| x.id.as_str()).collect();
+        if !ids.contains(&f.as_str()) {
+            let known = &ids;
             return Err(CliError::input(format!(
                 "--fixture {f}: {} has no such fixture (fixtures: {})",
                 rules.rs.label(),
@@ -284,8 +286,16 @@ fn calibrate(content: Option<&Path>, args: CalibrateArgs) -> CliResult {
             )));
         }
     }
+    // What a short run plays when the document does not say (the revisions before 0.6.21).
+    let (short_matches, short_leagues) = targets.short.as_ref().map_or((100, 3), |s| (s.matches, s.leagues));
+    let judging = match (args.judge, args.short) {
+        (Some(super::lab_args::Judge::Point), _) | (None, false) => Judging::Point,
+        (Some(super::lab_args::Judge::Interval), _) | (None, true) => Judging::Interval,
+    };
     let settings = Settings {
-        matches: args.matches.or(targets.matches).unwrap_or(200),
+        matches: args.matches.or(args.short.then_some(short_matches)).or(targets.matches).unwrap_or(200),
+        leagues: args.short.then_some(short_leagues),
+        judging,
         seed: args.seed,
         fixtures: args.fixtures.clone(),
         facts: !args.no_facts,
@@ -315,6 +325,9 @@ fn calibrate(content: Option<&Path>, args: CalibrateArgs) -> CliResult {
             "reference_club": targets.reference_club,
             "matches": settings.matches,
             "seed": settings.seed,
+            "short": args.short,
+            "judging": settings.judging,
+            "seconds": started.elapsed().as_secs_f64(),
             "checks": checks,
             "passed": checks.len() - failed,
             "failed": failed,
@@ -322,11 +335,13 @@ fn calibrate(content: Option<&Path>, args: CalibrateArgs) -> CliResult {
         outln!("{}", serde_json::to_string_pretty(&v).expect("serializes"));
     } else {
         outln!(
-            "Calibration of {} ({}) · {} matches per fixture and order · seed {}\n",
+            "Calibration of {} ({}) · {} matches per fixture and order · seed {} · {} judging{}\n",
             rules.rs.label(),
             super::render::short(&rules.rs.fingerprint),
             settings.matches,
-            settings.seed
+            settings.seed,
+            settings.judging.name(),
+            if args.short { " · short" } else { "" }
         );
         let w = checks.iter().map(|c| c.fact.chars().count()).max().unwrap_or(0);
         let mut group = None;
@@ -342,10 +357,12 @@ fn calibrate(content: Option<&Path>, args: CalibrateArgs) -> CliResult {
             outln!("  {}  {:<w$}  {}  (target: {})", if c.pass { "pass" } else { "FAIL" }, c.fact, c.figure, c.target);
         }
         outln!(
-            "\n{} of {} checks pass ({:.0} s). Figures: estimate [95 % interval]; a figure passes when its estimate lies in the target.",
+            "\n{} of {} checks pass ({:.0} s). Figures: estimate [95 % interval]; {} ({} judging).",
             checks.len() - failed,
             checks.len(),
-            started.elapsed().as_secs_f64()
+            started.elapsed().as_secs_f64(),
+            settings.judging.rule(),
+            settings.judging.name()
         );
     }
     if failed == 0 { Ok(()) } else { Err(CliError::Found(format!("{failed} calibration check(s) fail"))) }

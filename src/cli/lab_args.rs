@@ -96,6 +96,14 @@ pub struct CalibrateArgs {
     /// Leave out the Appendix D facts (constructed situations, variants, squads, same seed).
     #[arg(long)]
     pub no_facts: bool,
+    /// A short run for CI: the calibration document's `short` matches and leagues (else 100
+    /// matches a fixture and order, 3 leagues), judged by interval unless --judge says.
+    #[arg(long)]
+    pub short: bool,
+    /// How a figure is judged: `point` (its estimate lies in the target; the default) or
+    /// `interval` (its 95 % interval overlaps the target; the default with --short).
+    #[arg(long, value_enum)]
+    pub judge: Option<Judge>,
     /// Worker threads (default: all cores, or RAYON_NUM_THREADS). Results do not depend on it.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
@@ -108,6 +116,12 @@ pub struct CalibrateArgs {
     /// Print JSON instead of the table.
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum Judge {
+    Point,
+    Interval,
 }
 
 #[derive(Debug, clap::Args)]

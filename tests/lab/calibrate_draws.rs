@@ -91,13 +91,17 @@ fn a_bad_draw_is_refused_with_its_pointer() {
         }),
     ];
     for (want, edit) in cases {
+        // 0.6.20's shape of the document (named clubs and draws), in a draft of its own: 0.6.21
+        // draws its clubs from presets.
         let (_tmp, content) = content_copy();
-        edit_json(&content.join("microfut/0.6.21/calibration.json"), edit);
+        let draft = common::draft_copy(&content, "0.6.20", "0.6.95");
+        edit_json(&draft.join("manifest.json"), |m| m["parent"] = "0.6.20".into());
+        edit_json(&draft.join("calibration.json"), edit);
         let c = content.to_str().unwrap();
-        let o = run(&["lab", "calibrate", "--revision", "0.6.21", "--content", c, "--matches", "2", "--no-facts"]);
+        let o = run(&["lab", "calibrate", "--revision", "0.6.95", "--content", c, "--matches", "2", "--no-facts"]);
         assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
         let e = stderr(&o);
-        assert!(e.contains("0.6.21/calibration.json") && want.iter().all(|w| e.contains(w)), "{e}");
+        assert!(e.contains("0.6.95/calibration.json") && want.iter().all(|w| e.contains(w)), "{e}");
         assert!(o.stdout.is_empty(), "nothing was played: {}", common::stdout(&o));
     }
 }

@@ -7,6 +7,8 @@
 mod common;
 
 mod calibrate_draws;
+mod calibrate_populations;
+mod calibrate_short;
 mod cluster;
 mod end_to_end;
 mod library;

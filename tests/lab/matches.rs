@@ -252,7 +252,9 @@ fn calibrate_exports_the_clubs_it_plays() {
 
     // A calibration document whose club name would leave the folder writes nothing anywhere.
     let (_tmp, content) = content_copy();
-    edit_json(&content.join("microfut/0.6.21/calibration.json"), |c| {
+    let draft = common::draft_copy(&content, "0.6.20", "0.6.95");
+    edit_json(&draft.join("manifest.json"), |m| m["parent"] = "0.6.20".into());
+    edit_json(&draft.join("calibration.json"), |c| {
         let clubs = c["clubs"].as_object_mut().unwrap();
         let elite = clubs["elite_b"].clone();
         clubs.insert("../escaped".into(), elite);
@@ -260,7 +262,7 @@ fn calibrate_exports_the_clubs_it_plays() {
     let out = dir.path().join("inner");
     std::fs::create_dir(&out).unwrap();
     let c = content.to_str().unwrap();
-    let o = run(&["lab", "calibrate", "--revision", "0.6.21", "--content", c, "--export-clubs", out.to_str().unwrap()]);
+    let o = run(&["lab", "calibrate", "--revision", "0.6.95", "--content", c, "--export-clubs", out.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("calibration.json#/clubs/../escaped"), "{}", stderr(&o));
     assert_eq!(std::fs::read_dir(&out).unwrap().count(), 0);

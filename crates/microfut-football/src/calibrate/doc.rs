@@ -39,6 +39,59 @@ pub struct Targets {
     pub stage: Option<Stage>,
     #[serde(default)]
     pub same_seed: Option<SameSeed>,
+    /// 0.6.21: leagues of clubs drawn from a preset mix, each a double round-robin, judged on
+    /// their tables.
+    #[serde(default)]
+    pub leagues: Vec<LeagueFixture>,
+    /// 0.6.21: what `lab calibrate --short` plays.
+    #[serde(default)]
+    pub short: Option<Short>,
+}
+
+/// Clubs drawn afresh for each run from budget presets, from the run's seed (0.6.21): a
+/// fixture's figures are about its presets, not about the squads one seed happened to draw.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Draw {
+    /// Two budget presets; when they differ the first is the stronger side.
+    pub presets: [String; 2],
+    /// Pairs of clubs drawn per run, each played in both orders.
+    pub pairs: usize,
+}
+
+/// The fewest pairs a drawn fixture may declare (issue 52: a figure about presets judged on
+/// fewer pairs is a figure about those squads).
+pub const MIN_PAIRS: usize = 8;
+
+/// Leagues of `size` clubs drawn from a preset mix, each a double round-robin.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LeagueFixture {
+    pub id: String,
+    pub label: Labels,
+    /// How many leagues a full run plays.
+    pub leagues: usize,
+    /// Clubs of each preset in one league, in the document's order.
+    #[serde(deserialize_with = "ordered_mix")]
+    pub mix: Vec<(String, usize)>,
+    pub ranges: String,
+}
+
+impl LeagueFixture {
+    /// Clubs in one league.
+    pub fn size(&self) -> usize {
+        self.mix.iter().map(|(_, n)| n).sum()
+    }
+}
+
+/// What the short mode plays (`lab calibrate --short`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Short {
+    /// Matches per fixture and order (and per variant of the match-level facts).
+    pub matches: u64,
+    /// Leagues per league fixture.
+    pub leagues: usize,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -117,6 +170,9 @@ pub struct Fixture {
     pub stronger: Option<String>,
     #[serde(default)]
     pub weaker: Option<String>,
+    /// 0.6.21: the clubs drawn from presets for each run, in place of named clubs.
+    #[serde(default)]
+    pub draw: Option<Draw>,
     /// Further `[stronger, weaker]` pairs of the same presets (0.6.15): each order's figure is
     /// the mean over the first pair and these, so a target about presets is not judged on the
     /// squads one seed happened to draw.
@@ -179,6 +235,14 @@ pub struct SameSeed {
 /// A fixture's ranges: metric id and [low, high], in the document's order.
 pub type Ranges = Vec<(String, [f64; 2])>;
 
+/// A league's mix keeps the document's order (the clubs of a league are drawn in it).
+fn ordered_mix<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<(String, usize)>, D::Error> {
+    let raw: serde_json::Map<String, serde_json::Value> = Deserialize::deserialize(d)?;
+    raw.into_iter()
+        .map(|(k, v)| serde_json::from_value::<usize>(v).map(|n| (k, n)).map_err(serde::de::Error::custom))
+        .collect()
+}
+
 /// Ranges keep the order the document gives them (a report reads like the document).
 fn ordered_ranges<'de, D: serde::Deserializer<'de>>(d: D) -> Result<BTreeMap<String, Ranges>, D::Error> {
     let raw: BTreeMap<String, serde_json::Map<String, serde_json::Value>> = Deserialize::deserialize(d)?;
@@ -227,13 +291,22 @@ impl Targets {
             if !self.ranges.contains_key(&f.ranges) {
                 return Err(format!("{at}/ranges names '{}', which `ranges` does not declare", f.ranges));
             }
-            let names: Vec<&String> = match (&f.home, &f.away, &f.clubs, &f.stronger, &f.weaker) {
-                (Some(h), Some(a), None, None, None) => vec![h, a],
-                (None, None, Some([a, b]), None, None) => vec![a, b],
-                (None, None, None, Some(s), Some(w)) => vec![s, w],
+            let names: Vec<&String> = match (&f.home, &f.away, &f.clubs, &f.stronger, &f.weaker, &f.draw) {
+                (Some(h), Some(a), None, None, None, None) => vec![h, a],
+                (None, None, Some([a, b]), None, None, None) => vec![a, b],
+                (None, None, None, Some(s), Some(w), None) => vec![s, w],
+                (None, None, None, None, None, Some(d)) => {
+                    if d.pairs < MIN_PAIRS {
+                        return Err(format!(
+                            "{at}/draw/pairs is {}: a drawn fixture plays at least {MIN_PAIRS} pairs of clubs",
+                            d.pairs
+                        ));
+                    }
+                    vec![]
+                }
                 _ => {
                     return Err(format!(
-                        "{at}: a fixture names home and away, two clubs (both orders), or a stronger and a weaker club"
+                        "{at}: a fixture names home and away, two clubs (both orders), a stronger and a weaker club, or a draw from presets"
                     ));
                 }
             };
@@ -248,6 +321,26 @@ impl Targets {
                     club(n, &format!("{at}/draws/{j}"))?;
                 }
             }
+        }
+        for (i, l) in self.leagues.iter().enumerate() {
+            let at = format!("/leagues/{i}");
+            if !self.ranges.contains_key(&l.ranges) {
+                return Err(format!("{at}/ranges names '{}', which `ranges` does not declare", l.ranges));
+            }
+            if l.leagues < 1 {
+                return Err(format!("{at}/leagues is 0: a league fixture plays at least one league"));
+            }
+            if l.size() < 2 {
+                return Err(format!("{at}/mix: a league needs at least two clubs (it has {})", l.size()));
+            }
+            if self.fixtures.iter().any(|f| f.id == l.id) || self.leagues[..i].iter().any(|o| o.id == l.id) {
+                return Err(format!("{at}/id '{}' is already a fixture's id", l.id));
+            }
+        }
+        if let Some(s) = &self.short
+            && (s.matches < 1 || s.leagues < 1)
+        {
+            return Err("/short: a short run plays at least one match a fixture and one league".into());
         }
         if let Some(k) = &self.keeper {
             club(&k.club, "/keeper")?;

@@ -19,6 +19,7 @@ fn fact(id: &str, fact: &str, figure: String, target: String, pass: bool) -> Che
         figure,
         value: None,
         ci95: None,
+        range: None,
         target,
         pass,
         orders: Vec::new(),

@@ -14,15 +14,20 @@ use std::sync::Arc;
 
 /// Runs a simulator on the revision's base scenario and returns the report.
 fn lab_run<S: Simulator>(sim: &S, rev: &Revision, s: &Settings) -> Result<Report, String> {
+    lab_run_on(sim, rev, s.matches, s.seed)
+}
+
+/// Runs `simulations` of a simulator on the revision's base scenario, dice from `seed`.
+pub(super) fn lab_run_on<S: Simulator>(sim: &S, rev: &Revision, simulations: u64, seed: u64) -> Result<Report, String> {
     let scenarios = vec!["base".to_string()];
-    let req = Request { revision: rev, against: None, scenarios: &scenarios, simulations: s.matches, seed: s.seed };
+    let req = Request { revision: rev, against: None, scenarios: &scenarios, simulations, seed };
     let prepared = lab::prepare(sim, &req).map_err(|e| e.to_string())?;
     let accs = lab::run(sim, &prepared, Shard::ALL, &|_| {}).map_err(|e| e.to_string())?;
     Ok(Report::new(prepared.identity, &accs))
 }
 
 /// A metric's estimate by id.
-fn est(r: &Report, id: &str) -> Option<Estimate> {
+pub(super) fn est(r: &Report, id: &str) -> Option<Estimate> {
     let s = &r.identity.scenarios[0];
     let i = s.metrics.iter().position(|m| m.id == id)?;
     r.results[0].metrics[i].first().map(|v| v.arms[0])
@@ -30,16 +35,16 @@ fn est(r: &Report, id: &str) -> Option<Estimate> {
 
 /// One figure: its estimate, a transformation of it (monotone, so the interval's ends map to
 /// the transformed interval's), a way to show it, and the range it is held to.
-struct Figure {
-    id: String,
-    fact: String,
-    value: f64,
-    ci: Option<(f64, f64)>,
-    percent: bool,
+pub(super) struct Figure {
+    pub id: String,
+    pub fact: String,
+    pub value: f64,
+    pub ci: Option<(f64, f64)>,
+    pub percent: bool,
 }
 
 impl Figure {
-    fn of(id: &str, fact: &str, e: Estimate, percent: bool, f: impl Fn(f64) -> f64) -> Option<Figure> {
+    pub fn of(id: &str, fact: &str, e: Estimate, percent: bool, f: impl Fn(f64) -> f64) -> Option<Figure> {
         let v = e.value?;
         let ci = e.ci95().map(|(a, b)| {
             let (x, y) = (f(a), f(b));
@@ -48,11 +53,11 @@ impl Figure {
         Some(Figure { id: id.into(), fact: fact.into(), value: f(v), ci, percent })
     }
 
-    fn show(&self, x: f64) -> String {
+    pub fn show(&self, x: f64) -> String {
         if self.percent { pct(x) } else { format!("{x:.2}") }
     }
 
-    fn check(self, group: &str, order: Option<String>, range: [f64; 2]) -> Check {
+    pub fn check(self, group: &str, order: Option<String>, range: [f64; 2]) -> Check {
         let figure = match self.ci {
             Some((a, b)) => format!("{} [{}, {}]", self.show(self.value), self.show(a), self.show(b)),
             None => self.show(self.value),
@@ -62,6 +67,7 @@ impl Figure {
             order,
             target: format!("{}–{}", self.show(range[0]), self.show(range[1])),
             pass: self.value >= range[0] && self.value <= range[1],
+            range: Some(range),
             value: Some(self.value),
             ci95: self.ci.map(|(a, b)| [a, b]),
             id: self.id,
@@ -73,7 +79,7 @@ impl Figure {
 }
 
 /// What each lab metric is called in a report.
-fn fact_of(id: &str) -> &str {
+pub(super) fn fact_of(id: &str) -> &str {
     match id {
         "goals_per_match" => "goals per match",
         "shots_per_match" => "shots per match",
@@ -98,11 +104,21 @@ fn fact_of(id: &str) -> &str {
         "weaker_win_share" => "the weaker side wins",
         "stronger_possession" => "the stronger side's possession",
         "stronger_shots_ratio" => "the stronger side's shots, to the weaker's",
+        "goalless_share" => "goalless draws",
+        "goals_dispersion" => "variance of goals a match over its mean",
+        "champion_points" => "the champion's points",
+        "last_points" => "the last club's points",
+        "best_attack_goals" => "the best attack's goals",
+        "worst_attack_goals" => "the worst attack's goals",
+        "shots_outside_box_share" => "shots from outside the box",
+        "blocked_shot_share" => "shots blocked",
+        "header_goal_share" => "goals headed",
+        "set_piece_goal_share" => "goals from set pieces other than penalties",
         other => other,
     }
 }
 
-fn percent(id: &str) -> bool {
+pub(super) fn percent(id: &str) -> bool {
     matches!(
         id,
         "shots_on_target_share"
@@ -119,6 +135,11 @@ fn percent(id: &str) -> bool {
             | "stronger_possession"
             | "home_possession"
             | "home_shots_share"
+            | "goalless_share"
+            | "shots_outside_box_share"
+            | "blocked_shot_share"
+            | "header_goal_share"
+            | "set_piece_goal_share"
     )
 }
 
@@ -182,6 +203,7 @@ pub fn run(
             clubs: None,
             stronger: None,
             weaker: None,
+            draw: None,
             ranges: String::new(),
             pooled: Vec::new(),
             draws: Vec::new(),
@@ -204,6 +226,10 @@ pub fn run(
                     .collect();
                 vec![(pairs.clone(), Some(true)), (pairs.iter().map(|&(s, w)| (w, s)).collect(), Some(false))]
             }
+            (_, _, _, _, _) if f.draw.is_some() => {
+                out.extend(drawn(rules, &f, &ranges, s)?);
+                continue;
+            }
             _ => unreachable!("checked when the document was read"),
         };
         // One report per pair of each order, each pair with its own `matches`.
@@ -217,26 +243,76 @@ pub fn run(
             let label = reports.iter().map(|(l, _)| l.as_str()).collect::<Vec<_>>().join(" · ");
             played.push(Order { label, reports, stronger_home: *stronger_home });
         }
-        for (metric, range) in &ranges {
-            // Both orders together (the mean of the two), or each order on its own; either way
-            // the mean over the order's draws.
-            let groups: Vec<(Option<String>, Vec<&Order>)> = if f.pooled.contains(metric) && played.len() > 1 {
-                vec![(Some("both orders".into()), played.iter().collect())]
-            } else {
-                played.iter().map(|o| (Some(o.label.clone()), vec![o])).collect()
-            };
-            for (order, group) in groups {
-                let mut parts = Vec::new();
-                for o in &group {
-                    for (pair, r) in &o.reports {
-                        parts.push((pair.clone(), figure(r, metric, o.stronger_home)?));
-                    }
+        out.extend(judge_orders(&f, &ranges, &played)?);
+    }
+    Ok(out)
+}
+
+/// Every range of a fixture judged on the orders played: a metric the fixture pools on both
+/// orders together (the mean of the two), any other on each order on its own; either way the
+/// mean over the order's pairs' reports.
+fn judge_orders(f: &Fixture, ranges: &super::doc::Ranges, played: &[Order]) -> Result<Vec<Check>, String> {
+    let mut out = Vec::new();
+    for (metric, range) in ranges {
+        let groups: Vec<(Option<String>, Vec<&Order>)> = if f.pooled.contains(metric) && played.len() > 1 {
+            vec![(Some("both orders".into()), played.iter().collect())]
+        } else {
+            played.iter().map(|o| (Some(o.label.clone()), vec![o])).collect()
+        };
+        for (order, group) in groups {
+            let mut parts = Vec::new();
+            for o in &group {
+                for (pair, r) in &o.reports {
+                    parts.push((pair.clone(), figure(r, metric, o.stronger_home)?));
                 }
-                out.push(pooled_check(&f.id, order, metric, parts, *range));
             }
+            out.push(pooled_check(&f.id, order, metric, parts, *range));
         }
     }
     Ok(out)
+}
+
+/// A fixture of clubs drawn from presets (0.6.21): `pairs` pairs drawn from the run's seed, each
+/// order one lab run over all of them (the matches spread evenly over the pairs, on dice of the
+/// fixture and order's own), its figure pooled over every pair's matches.
+fn drawn(rules: &Arc<Rules>, f: &Fixture, ranges: &super::doc::Ranges, s: &Settings) -> Result<Vec<Check>, String> {
+    let d = f.draw.as_ref().expect("a drawn fixture");
+    let [p, q] = &d.presets;
+    let at = format!("calibration.json fixture '{}'", f.id);
+    let mut pairs = Vec::with_capacity(d.pairs);
+    for k in 0..d.pairs {
+        let home =
+            super::population::draw(rules, p, s.seed, &format!("fixture/{}/{k}/0", f.id), &format!("{p} {k}a"), &at)?;
+        let away =
+            super::population::draw(rules, q, s.seed, &format!("fixture/{}/{k}/1", f.id), &format!("{q} {k}b"), &at)?;
+        pairs.push((home, away));
+    }
+    let unequal = p != q;
+    let per_pair = s.matches.div_ceil(d.pairs as u64);
+    let simulations = per_pair * d.pairs as u64;
+    let mut played = Vec::new();
+    for (o, home_first) in [true, false].into_iter().enumerate() {
+        let sims: Vec<MatchSimulator> = pairs
+            .iter()
+            .map(|(a, b)| {
+                let (h, w) = if home_first { (a, b) } else { (b, a) };
+                MatchSimulator { home: h.clone(), away: w.clone() }
+            })
+            .collect();
+        let sim = super::population::PopulationSimulator { pairs: sims };
+        let seed = super::population::derive_seed(s.seed, &format!("fixture/{}/order/{o}", f.id));
+        let report = lab_run_on(&sim, &rules.rs.revision, simulations, seed)?;
+        // Clubs of one preset are told apart by their side of the pair as drawn.
+        let (x, y) = if unequal { (p.clone(), q.clone()) } else { (format!("{p} a"), format!("{q} b")) };
+        let (h, a) = if home_first { (x, y) } else { (y, x) };
+        let label = format!("{h} v {a}, {} drawn pairs × {per_pair} matches", d.pairs);
+        played.push(Order {
+            label: label.clone(),
+            reports: vec![(label, report)],
+            stronger_home: unequal.then_some(home_first),
+        });
+    }
+    judge_orders(f, ranges, &played)
 }
 
 /// The pairs of clubs (home, away) that play one order of a fixture.
@@ -269,6 +345,7 @@ fn pooled_check(
         value: None,
         ci95: None,
         target: format!("{}–{}", range[0], range[1]),
+        range: Some(range),
         pass: false,
         orders: Vec::new(),
     };
@@ -426,17 +503,34 @@ pub fn paired_facts(
     let rev = &rules.rs.revision;
     let club = clubs.get("reference");
     let (lo, hi) = (t.levels.low, t.levels.high);
-    let fact = |id: &str, fact: &str, figure: String, target: String, pass: bool| Check {
-        group: "facts".into(),
-        order: None,
-        id: id.into(),
-        fact: fact.into(),
-        figure,
-        value: None,
-        ci95: None,
-        target,
-        pass,
-        orders: Vec::new(),
+    // A direction, judged on the difference variant − base: its interval adds the two
+    // estimates' variances, as if they were independent (wider than the paired one, so the
+    // interval judging leans to passing), and the range is the half-line of the direction.
+    let fact = |id: &str, fact: &str, figure: String, target: String, r: &Report, (b, v): (&str, &str), up: bool| {
+        let (base, variant) = (est(r, b), est(r, v));
+        let diff = match (base.and_then(|e| e.value), variant.and_then(|e| e.value)) {
+            (Some(x), Some(y)) => Some(y - x),
+            _ => None,
+        };
+        let half = |e: Option<Estimate>| e.and_then(|e| e.ci95()).map(|(a, b)| (b - a) / 2.0);
+        let ci = match (diff, half(base), half(variant)) {
+            (Some(d), Some(x), Some(y)) => Some([d - x.hypot(y), d + x.hypot(y)]),
+            _ => None,
+        };
+        let range = if up { [0.0, f64::INFINITY] } else { [f64::NEG_INFINITY, 0.0] };
+        Check {
+            group: "facts".into(),
+            order: None,
+            id: id.into(),
+            fact: fact.into(),
+            figure,
+            value: diff,
+            ci95: ci,
+            range: Some(range),
+            target,
+            pass: diff.is_some_and(|d| if up { d > 0.0 } else { d < 0.0 }),
+            orders: Vec::new(),
+        }
     };
     let value = |r: &Report, id: &str| est(r, id).and_then(|e| e.value).unwrap_or(f64::NAN);
     let mut out = Vec::new();
@@ -452,7 +546,9 @@ pub fn paired_facts(
         "a better, well-placed keeper concedes fewer goals",
         format!("keeper at {lo}: {weak:.2} conceded per match; at {hi}: {strong:.2}"),
         "fewer with the better keeper".into(),
-        strong < weak,
+        &r,
+        ("base_home_goals", "variant_home_goals"),
+        false,
     ));
     let dribblers = |level| with_level(rules, club, false, &["dribbling"], &[], level, false);
     let r = lab_run(
@@ -466,7 +562,9 @@ pub fn paired_facts(
         "better dribbling wins more duels",
         format!("dribbling {lo}: {} of duels won; {hi}: {}", pct(d_lo), pct(d_hi)),
         "more with better dribbling".into(),
-        d_hi > d_lo,
+        &r,
+        ("base_duels_won", "variant_duels_won"),
+        true,
     ));
     let tacklers = |level| with_level(rules, club, false, &["tackling"], &[], level, false);
     let r = lab_run(
@@ -480,7 +578,9 @@ pub fn paired_facts(
         "better tackling lets fewer dribbles through",
         format!("opponents' tackling {lo}: {} of duels won; {hi}: {}", pct(t_lo), pct(t_hi)),
         "fewer against better tackling".into(),
-        t_hi < t_lo,
+        &r,
+        ("base_duels_won", "variant_duels_won"),
+        false,
     ));
 
     // 0.6: a side's keepers `drop` levels worse in one skill concede a bounded number more.
