@@ -7,7 +7,9 @@
 //! `--out` writes the run record `microfut replay` reads.
 
 use super::matchday::load_club;
-use super::play_view::{branch_words, intent_words, odds_words, pass_outcome, roll_words, shown_for, who_name};
+use super::play_view::{
+    branch_words, intent_words, odds_words, outcome_words, pass_outcome, restart_words, roll_words, shown_for, who_name,
+};
 use super::render::{Lang, label, trim};
 use super::{CliError, CliResult};
 use crate::engine::{Event, EventKind, Match, Options, Step, Who};
@@ -47,28 +49,55 @@ struct Words {
     stopped: &'static str,
     full_time: &'static str,
     has_ball: &'static str,
+    npc_chose: &'static str,
+    input_ended: &'static str,
+    to_end: &'static str,
+    scorers: &'static str,
+    no_goals: &'static str,
+    legend: &'static str,
+    attacks: &'static str,
+    you_play: &'static str,
+    seed: &'static str,
 }
 
 fn words(lang: Lang) -> &'static Words {
     const EN: Words = Words {
         prompt: "your choice (number, ?N explains, n = NPC chooses, s = NPC plays to the end, q = stop)",
-        help: "type the number of a candidate, ?N for its explanation, n, s or q",
+        help: "type the number of a candidate, ?N for its explanation, n, s (S: with every event) or q",
         not_understood: "not understood",
         no_candidate: "there is no candidate",
         no_test: "no test will be rolled:",
         stopped: "stopped: the run is unfinished, so no record is written",
         full_time: "full time",
         has_ball: "has the ball",
+        npc_chose: "the NPC chose",
+        input_ended: "standard input ended: the NPC plays your side to full time",
+        to_end: "the NPC plays your side to full time (goals only; `S` instead of `s` shows every event)",
+        scorers: "scorers",
+        no_goals: "no goals",
+        legend: "@ = ball, o = yours, x = theirs",
+        attacks: "you attack",
+        you_play: "you play",
+        seed: "seed",
     };
     const PT_BR: Words = Words {
         prompt: "sua escolha (número, ?N explica, n = o NPC escolhe, s = o NPC joga até o fim, q = parar)",
-        help: "digite o número de um candidato, ?N para a explicação, n, s ou q",
+        help: "digite o número de um candidato, ?N para a explicação, n, s (S: com todos os lances) ou q",
         not_understood: "não entendi",
         no_candidate: "não há o candidato",
         no_test: "nenhum teste será rolado:",
         stopped: "parado: a partida não terminou, então nenhum registro é escrito",
         full_time: "fim de jogo",
         has_ball: "está com a bola",
+        npc_chose: "o NPC escolheu",
+        input_ended: "a entrada padrão acabou: o NPC joga pelo seu lado até o fim",
+        to_end: "o NPC joga pelo seu lado até o fim (só os gols; `S` em vez de `s` mostra todos os lances)",
+        scorers: "gols",
+        no_goals: "nenhum gol",
+        legend: "@ = bola, o = seus, x = deles",
+        attacks: "você ataca",
+        you_play: "você joga com",
+        seed: "semente",
     };
     match lang {
         Lang::En => &EN,
@@ -99,20 +128,24 @@ pub fn run(content: Option<&Path>, args: PlayArgs) -> CliResult {
     let mut m = Match::new(rules.clone(), &home, &away, seed, options).map_err(CliError::input)?;
     let w = words(args.lang);
     outln!(
-        "{} – {}   ({} {}, seed {seed}; you play {})",
+        "{} – {}   ({} {}, {} {seed}; {} {})",
         m.teams()[0].club.name,
         m.teams()[1].club.name,
         rules.rs.id,
         rules.rs.version,
+        w.seed,
+        w.you_play,
         m.teams()[side].club.name
     );
     let stdin = std::io::stdin();
     let mut lines = crate::files::bounded_lines(stdin.lock(), crate::files::LINE_LIMIT);
     let mut npc_to_end = false;
+    // After `s` only goals and the half-time whistle are printed; `S` prints every event.
+    let mut quiet = false;
     let mut shown = 0;
     loop {
         let step = m.step();
-        shown = print_events(&m, shown, args.lang);
+        shown = print_events(&m, shown, args.lang, quiet);
         match step {
             Step::Finished => break,
             Step::Faulted => return Err(super::CliError::input(m.fault().expect("a faulted match says why"))),
@@ -129,10 +162,11 @@ pub fn run(content: Option<&Path>, args: PlayArgs) -> CliResult {
                             return Err(CliError::input(format!("standard input: {e}")));
                         }
                         _ => {
-                            // Input ended: the NPC plays on.
+                            // Input ended: the NPC plays on, and the person is told so.
                             outln!("");
+                            outln!("{}", w.input_ended);
                             npc_to_end = true;
-                            m.decide_npc().expect("pending");
+                            npc_decides(&mut m, side, args.lang);
                             break;
                         }
                     };
@@ -142,11 +176,13 @@ pub fn run(content: Option<&Path>, args: PlayArgs) -> CliResult {
                         outln!("{}", w.stopped);
                         return Ok(());
                     } else if line == "n" {
-                        m.decide_npc().expect("pending");
+                        npc_decides(&mut m, side, args.lang);
                         break;
-                    } else if line == "s" {
+                    } else if line == "s" || line == "S" {
+                        outln!("{}", w.to_end);
                         npc_to_end = true;
-                        m.decide_npc().expect("pending");
+                        quiet = line == "s";
+                        npc_decides(&mut m, side, args.lang);
                         break;
                     } else if let Some(k) = line.strip_prefix('?').and_then(|k| k.trim().parse::<usize>().ok()) {
                         if k >= 1 && k <= n {
@@ -162,7 +198,7 @@ pub fn run(content: Option<&Path>, args: PlayArgs) -> CliResult {
                         let (intent, words) = (chosen.intent(), intent_words(&m, &chosen, args.lang));
                         let before = m.round_rolls().len();
                         m.decide(&intent).map_err(CliError::input)?;
-                        outln!("→ {words}  [{intent}]");
+                        outln!("→ {words}{}", intent_echo(&intent, args.lang));
                         for r in &m.round_rolls()[before..] {
                             outln!("  {}", roll_words(&m, r, side, shown_for(&chosen, r), args.lang));
                         }
@@ -176,8 +212,7 @@ pub fn run(content: Option<&Path>, args: PlayArgs) -> CliResult {
             }
         }
     }
-    shown = print_events(&m, shown, args.lang);
-    let _ = shown;
+    print_events(&m, shown, args.lang, quiet);
     outln!(
         "{}: {} {} – {} {}",
         w.full_time,
@@ -186,6 +221,7 @@ pub fn run(content: Option<&Path>, args: PlayArgs) -> CliResult {
         m.score()[1],
         m.teams()[1].club.name
     );
+    full_time_summary(&m, args.lang);
     if !plan.is_empty() {
         let record = RunRecord::of(&m, &rules, [None, None], Some(side));
         plan.write(&[serde_json::to_string(&record).expect("serializes").as_bytes()]).map_err(CliError::input)?;
@@ -201,10 +237,93 @@ fn by(m: &Match, w: &Who) -> String {
         .map_or_else(|| format!("#{}", w.shirt), |p| who_name(m, p))
 }
 
-/// Prints the events from `from` on; returns how many are printed in all.
-fn print_events(m: &Match, from: usize, lang: Lang) -> usize {
+/// The NPC takes the pending decision, and says what it chose and what it rolled.
+fn npc_decides(m: &mut Match, side: usize, lang: Lang) {
+    let list = m.candidates().expect("pending");
+    // The NPC's choice is the best-scored candidate (as the API's `npcChoice`).
+    let best = (0..list.len()).fold(0, |b, i| if list[i].score > list[b].score { i } else { b });
+    let chosen = list[best].clone();
+    let (intent, said) = (chosen.intent(), intent_words(m, &chosen, lang));
+    let before = m.round_rolls().len();
+    m.decide_npc().expect("pending");
+    outln!("→ {}: {said}{}", words(lang).npc_chose, intent_echo(&intent, lang));
+    for r in &m.round_rolls()[before..] {
+        outln!("  {}", roll_words(m, r, side, shown_for(&chosen, r), lang));
+    }
+}
+
+/// The intent as the engine's record writes it (`[pass #14]`), beside its words in English; a
+/// Portuguese page shows the words alone, no English key.
+fn intent_echo(intent: &crate::engine::Intent, lang: Lang) -> String {
+    if lang == Lang::PtBr { String::new() } else { format!("  [{intent}]") }
+}
+
+/// Full time: who scored, and the two sides' statistics.
+fn full_time_summary(m: &Match, lang: Lang) {
+    let w = words(lang);
+    let pt = lang == Lang::PtBr;
+    let goals: Vec<String> = m
+        .events()
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Goal { by: b, team } => {
+                Some(format!("{}' {} ({})", e.minute.floor() as u32, by(m, b), m.teams()[*team as usize].club.name))
+            }
+            _ => None,
+        })
+        .collect();
+    outln!("{}: {}", w.scorers, if goals.is_empty() { w.no_goals.to_string() } else { goals.join(", ") });
+    let [h, a] = m.stats();
+    let rows: [(&str, &str, String, String); 10] = [
+        ("shots", "finalizações", h.shots.to_string(), a.shots.to_string()),
+        ("on target", "no alvo", h.on_target.to_string(), a.on_target.to_string()),
+        (
+            "sum of shot chances",
+            "soma das chances de chute",
+            format!("{:.2}", h.shot_probability_sum),
+            format!("{:.2}", a.shot_probability_sum),
+        ),
+        ("possession %", "posse %", format!("{:.0}", h.possession), format!("{:.0}", a.possession)),
+        (
+            "passes completed",
+            "passes certos",
+            format!("{}/{}", h.passes_completed, h.passes),
+            format!("{}/{}", a.passes_completed, a.passes),
+        ),
+        (
+            "crosses completed",
+            "cruzamentos certos",
+            format!("{}/{}", h.crosses_completed, h.crosses),
+            format!("{}/{}", a.crosses_completed, a.crosses),
+        ),
+        (
+            "dribbles won",
+            "dribles certos",
+            format!("{}/{}", h.take_ons_won, h.take_ons),
+            format!("{}/{}", a.take_ons_won, a.take_ons),
+        ),
+        ("tackles", "desarmes", h.tackles.to_string(), a.tackles.to_string()),
+        ("saves", "defesas", h.saves.to_string(), a.saves.to_string()),
+        ("fouls", "faltas", h.fouls.to_string(), a.fouls.to_string()),
+    ];
+    let (home, away) = (&m.teams()[0].club.name, &m.teams()[1].club.name);
+    let width = home.chars().count().max(away.chars().count()).max(8);
+    outln!("  {:<26} {home:>width$} {away:>width$}", "");
+    for (en, pt_word, x, y) in rows {
+        outln!("  {:<26} {x:>width$} {y:>width$}", if pt { pt_word } else { en });
+    }
+}
+
+/// Prints the events from `from` on (only goals and the whistles when `quiet`); returns how
+/// many there are in all.
+fn print_events(m: &Match, from: usize, lang: Lang, quiet: bool) -> usize {
     let pt = lang == Lang::PtBr;
     for e in &m.events()[from..] {
+        let kept =
+            !quiet || matches!(e.kind, EventKind::Goal { .. } | EventKind::HalfTime | EventKind::FullTime { .. });
+        if !kept {
+            continue;
+        }
         if let Some(text) = describe(m, e, pt) {
             outln!("  {:>3}' {text}", e.minute.floor() as u32);
         }
@@ -220,12 +339,13 @@ fn describe(m: &Match, e: &Event, pt: bool) -> Option<String> {
         }
         EventKind::Shot { by: b, distance, margin, outcome, .. } => {
             format!(
-                "{} {} {distance:.0} m ({margin:+}): {outcome}",
+                "{} {} {distance:.0} m ({margin:+}): {}",
                 by(m, b),
-                if pt { "chuta de" } else { "shoots from" }
+                if pt { "chuta de" } else { "shoots from" },
+                outcome_words(outcome, pt)
             )
         }
-        EventKind::Save { by: b, outcome, .. } => format!("{}: {outcome}", by(m, b)),
+        EventKind::Save { by: b, outcome, .. } => format!("{}: {}", by(m, b), outcome_words(outcome, pt)),
         EventKind::Pass { by: b, to, margin, outcome, completed, .. } => {
             format!("{} → {} ({margin:+}): {}", by(m, b), by(m, to), pass_outcome(outcome, *completed, pt))
         }
@@ -233,7 +353,13 @@ fn describe(m: &Match, e: &Event, pt: bool) -> Option<String> {
             format!("{} {}", by(m, b), if pt { "intercepta" } else { "intercepts" })
         }
         EventKind::Duel { carrier, defender, outcome, .. } => {
-            format!("{} vs {}: {outcome}", by(m, carrier), by(m, defender))
+            format!(
+                "{} {} {}: {}",
+                by(m, carrier),
+                if pt { "x" } else { "vs" },
+                by(m, defender),
+                outcome_words(outcome, pt)
+            )
         }
         EventKind::Cross { by: b, margin, .. } => {
             format!("{} {} ({margin:+})", by(m, b), if pt { "cruza" } else { "crosses" })
@@ -247,16 +373,22 @@ fn describe(m: &Match, e: &Event, pt: bool) -> Option<String> {
                 " {}{}",
                 by(m, on),
                 match (*penalty, *indirect, pt) {
-                    (true, _, _) => " — penalty!",
+                    (true, _, true) => " — pênalti!",
+                    (true, _, false) => " — penalty!",
                     (false, true, true) => " (tiro livre indireto)",
                     (false, true, false) => " (indirect free kick)",
                     _ => "",
                 }
             )
         ),
-        EventKind::Restart { restart, team: t, .. } => format!("{restart} ({})", team(*t)),
+        EventKind::Restart { restart, team: t, .. } => format!("{} ({})", restart_words(restart, pt), team(*t)),
+        EventKind::Substitution { off, on } => {
+            format!("{}: {} ⇄ {}", if pt { "substituição" } else { "substitution" }, by(m, on), by(m, off))
+        }
         EventKind::HalfTime => (if pt { "intervalo" } else { "half time" }).into(),
-        EventKind::FullTime { score } => format!("{} {}–{}", if pt { "fim" } else { "full time" }, score[0], score[1]),
+        EventKind::FullTime { score } => {
+            format!("{} {}–{}", if pt { "fim de jogo" } else { "full time" }, score[0], score[1])
+        }
         _ => return None,
     })
 }
@@ -302,10 +434,7 @@ fn situation(m: &Match, side: usize, lang: Lang) {
     for row in grid {
         outln!("  |{}|", row.into_iter().collect::<String>());
     }
-    outln!(
-        "  {border}   @ = ball, o = yours, x = theirs; you attack {}",
-        if st.attacks_right[side] { "→" } else { "←" }
-    );
+    outln!("  {border}   {}; {} {}", w.legend, w.attacks, if st.attacks_right[side] { "→" } else { "←" });
     for (k, c) in m.candidates().expect("pending").iter().enumerate() {
         outln!("  {:>2}. {} — {}", k + 1, intent_words(m, c, lang), odds_words(m, c, lang));
     }
@@ -317,7 +446,10 @@ fn explain(m: &mut Match, i: usize, lang: Lang) {
         outln!("  {} {}", words(lang).no_test, branch.map_or("", |b| branch_words(b, lang == Lang::PtBr)));
         return;
     };
-    outln!("  {} — {}", e.pipeline, label(&e.label, lang));
+    match lang {
+        Lang::En => outln!("  {} — {}", e.pipeline, label(&e.label, lang)),
+        Lang::PtBr => outln!("  {}", label(&e.label, lang)),
+    }
     for r in e.working.iter().chain(e.requires.iter()).chain(e.contributions.iter()) {
         let amount = match (r.op, r.kind) {
             ("mul", _) => format!("×{}", trim(r.amount)),

@@ -185,10 +185,43 @@ pub fn roll_words(m: &Match, r: &RollRecord, side: usize, shown: Option<f64>, la
     )
 }
 
+/// An engine's outcome key (`on_target`, `carrier_keeps`) in words; an unknown one without its
+/// underscores rather than raw.
+pub fn outcome_words(outcome: &str, pt: bool) -> String {
+    let known = match (outcome, pt) {
+        ("on_target", false) => "on target",
+        ("on_target", true) => "no alvo",
+        ("off_target", false) => "off target",
+        ("off_target", true) => "para fora",
+        ("imprecise", false) => "imprecise",
+        ("imprecise", true) => "impreciso",
+        ("misplaced", false) => "misplaced",
+        ("misplaced", true) => "errado",
+        ("blocked", false) => "blocked",
+        ("blocked", true) => "bloqueado",
+        ("goal", false) => "goal",
+        ("goal", true) => "gol",
+        ("saved", false) => "saved",
+        ("saved", true) => "defendido",
+        ("hold", false) => "holds it",
+        ("hold", true) => "segura",
+        ("parry", false) => "parries it",
+        ("parry", true) => "espalma",
+        ("carrier_keeps", false) => "keeps the ball",
+        ("carrier_keeps", true) => "mantém a bola",
+        ("loose", false) => "the ball runs loose",
+        ("loose", true) => "a bola fica solta",
+        ("steal", false) => "wins the ball",
+        ("steal", true) => "rouba a bola",
+        (other, _) => return other.replace('_', " "),
+    };
+    known.to_string()
+}
+
 /// A pass's outcome as a watcher reads it: one that did not reach its man (intercepted, not
 /// controlled) was not "on target".
 pub fn pass_outcome(outcome: &str, completed: bool, pt: bool) -> String {
-    let word = outcome.replace('_', " ");
+    let word = outcome_words(outcome, pt);
     let not = if pt { "não completado" } else { "not completed" };
     match (completed, outcome) {
         (true, _) => word,

@@ -37,7 +37,50 @@ pub enum Lang {
 pub fn label(l: &crate::catalog::Labels, lang: Lang) -> &str {
     match lang {
         Lang::En => &l.en,
-        Lang::PtBr => &l.pt_br,
+        Lang::PtBr => pt_words(&l.pt_br),
+    }
+}
+
+/// Published revisions (frozen: their fingerprints are in every record) carry some pt-BR labels
+/// that are the formulas' variable names (`BASE_passe`, `EXEC_GK`): shown in words instead. The
+/// Microfut page has the same table (`PT_LABELS` in its app.js).
+fn pt_words(raw: &str) -> &str {
+    match raw {
+        "BASE_arremesso" => "Base do arremesso",
+        "BASE_atacante" => "Base do atacante",
+        "BASE_bloqueio" => "Base do bloqueio",
+        "BASE_cabeceio" => "Base do cabeceio",
+        "BASE_cobranca" => "Base da cobrança",
+        "BASE_controle" => "Base do domínio",
+        "BASE_cruzamento" => "Base do cruzamento",
+        "BASE_defensor" => "Base do defensor",
+        "BASE_defesa" => "Base da defesa",
+        "BASE_finalizacao" => "Base da finalização",
+        "BASE_interceptacao" => "Base da interceptação",
+        "BASE_passe" => "Base do passe",
+        "BASE_pos" => "Base do posicionamento",
+        "BASE_protecao" => "Base da proteção",
+        "BASE_tiro_de_meta" => "Base do tiro de meta",
+        "EXEC_GK" => "Execução do goleiro",
+        "EXEC_cabeceio" => "Execução do cabeceio",
+        "EXEC_desarme" => "Execução do desarme",
+        "EXEC_drible" => "Execução do drible",
+        "LEITURA_GK" => "Leitura do goleiro",
+        "R_normal" => "Corrida normal",
+        "R_sprint" => "Arrancada",
+        "Stamina" => "Fôlego",
+        "Stamina (STA)" => "Fôlego (STA)",
+        "sprint" => "arrancada",
+        "alpha" => "alfa",
+        "alcance_base" => "Alcance base",
+        "alcance_cruzamento" => "Alcance do cruzamento",
+        "fator_RES" => "Fator de RES",
+        "raio_interceptacao" => "Raio de interceptação",
+        "redutor_atletico" => "Redutor atlético",
+        "velocidade_base_bola" => "Velocidade base da bola",
+        "velocidade_cruzamento" => "Velocidade do cruzamento",
+        "Constante de calibração do teste de aerial_duel" => "Constante de calibração do teste de duelo aéreo",
+        other => other,
     }
 }
 

@@ -43,9 +43,16 @@ function saveLang(lang) {
   try { localStorage.setItem('microfut.lang', lang); } catch { /* storage blocked: the choice lasts the page */ }
 }
 
+/** The server did not answer at all (down, or the network): a page says so in its own words and
+ * tries again, rather than showing the browser's "Failed to fetch". */
+class Unreachable extends Error {
+  constructor() { super('The server cannot be reached.'); this.name = 'Unreachable'; }
+}
+
 /**
  * Calls the API: a JSON body when given, the bearer token when given. Resolves with the answer's
- * JSON; rejects with the server's message and the field it names (`… (/home)`).
+ * JSON; rejects with the server's message and the field it names (`… (/home)`), or with
+ * `Unreachable` when no answer came.
  * @param {string} base the API's root (`/api/v1`, `/api/v1/space`)
  * @param {string} method
  * @param {string} path
@@ -58,7 +65,12 @@ async function request(base, method, path, body, token) {
   const headers = {};
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
-  const res = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  let res;
+  try {
+    res = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    throw new Unreachable();
+  }
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
     const e = data.error || {};
@@ -67,15 +79,26 @@ async function request(base, method, path, body, token) {
   return data;
 }
 
-/** Shows the page's `#tooltip` with `html` beside `el`: to its left, else its right, inside the window. @param {HTMLElement} el @param {string} html */
+/**
+ * Shows the page's `#tooltip` with `html` beside `el`: to its left, else its right, inside the
+ * window. Where neither side has room (a phone), it goes right under the row, else right above
+ * it, so it never covers the row nor floats away from it.
+ * @param {HTMLElement} el @param {string} html
+ */
 function placeTip(el, html) {
   const box = $('tooltip');
   box.innerHTML = html;
   box.hidden = false;
   const r = el.getBoundingClientRect();
   const w = box.offsetWidth; const hh = box.offsetHeight;
-  let x = r.left - w - 8; if (x < 4) x = Math.min(window.innerWidth - w - 4, r.right + 8);
-  let y = r.top; if (y + hh > window.innerHeight - 4) y = Math.max(4, window.innerHeight - hh - 4);
+  const W = window.innerWidth; const H = window.innerHeight;
+  let x = r.left - w - 8;
+  let y = r.top;
+  if (x < 4 && r.right + 8 + w <= W - 4) x = r.right + 8;
+  else if (x < 4) {
+    x = Math.min(W - w - 4, Math.max(4, r.left + r.width / 2 - w / 2));
+    y = r.bottom + hh + 6 <= H - 4 || r.top - hh - 6 < 4 ? r.bottom + 6 : r.top - hh - 6;
+  } else if (y + hh > H - 4) y = Math.max(4, H - hh - 4);
   box.style.left = `${Math.max(4, x)}px`; box.style.top = `${y}px`;
 }
 

@@ -62,7 +62,22 @@ const UI = {
       gathered: (e) => `${who(e.by)} gathers it`,
       half_time: () => 'Half time',
       full_time: (e) => `Full time: ${e.score[0]}–${e.score[1]}`,
+      substitution: (e) => `Substitution: ${who(e.on)} on for ${who(e.off)}`,
+      carry: (e) => (e.angle === 0 ? `${who(e.by)} carries the ball straight on` : `${who(e.by)} carries the ball, ${Math.abs(e.angle)}° off straight`),
     },
+    outcome: { on_target: 'on target', imprecise: 'imprecise', misplaced: 'misplaced', blocked: 'blocked', off_target: 'off target',
+      goal: 'goal', saved: 'saved', hold: 'holds it', parry: 'parries it', carrier_keeps: 'keeps the ball', loose: 'the ball runs loose', steal: 'wins the ball' },
+    log: { p: 'P', prog: 'prog', threat: 'threat', risk: 'risk', pers: 'pers', state: 'state', noise: 'noise', score: 'score',
+      personality: 'personality', adaptation: 'adaptation',
+      hint: 'P: chance of success · prog: progression · threat · risk: turnover risk · pers: personality · state: match state · noise · score: the total',
+      bound: 'not weighed exactly: its bound is below the chosen score' },
+    offline: 'The server cannot be reached.', retrying: (n) => `Trying again in ${n} s…`, retry_now: 'Try now',
+    back_online: 'The server is back.',
+    confirm_end: 'Hand the rest of the match to the NPC? It will play your side to full time.',
+    confirm_yes: 'Yes, to full time', confirm_no: 'Keep playing', zoom: 'Zoom', other_pages: 'Other pages',
+    pitch: 'The pitch', advance: 'Advance the match',
+    world1: 'World 1 attributes', space: 'Space Football',
+    zones: { near_post: 'near post', far_post: 'far post', penalty_spot: 'penalty spot', left: 'left', centre: 'centre', right: 'right' },
   },
   'pt-BR': {
     language: 'Idioma', new_match: 'Nova partida', start_title: 'Começar uma partida', home: 'Mandante', away: 'Visitante',
@@ -93,7 +108,7 @@ const UI = {
     impossible: 'Impossível daqui (um requisito falha, p. ex. fora do alcance)',
     chance: 'Chance', tags: 'Contexto', sheet: 'Ficha', projection: 'Nesta partida, agora', close: 'Fechar',
     left_pitch: (p) => `${p} saiu de campo: a ficha foi fechada.`,
-    stamina: 'stamina', nearest: 'adversário mais próximo', orientation: 'corpo ao gol', neutral: 'neutro',
+    stamina: 'fôlego', nearest: 'adversário mais próximo', orientation: 'corpo ao gol', neutral: 'neutro',
     dist_goal: 'do gol', angle: 'ângulo', age: 'idade', role: 'função', xp: 'XP líquido', chosen: 'escolhido', score: 'pontuação',
     candidates_weighed: 'candidatos pesados', human: 'você', minute: 'min', player: 'Jogador', kind: 'Tipo',
     attributes: 'Atributos', skills: 'Habilidades', characteristics: 'Características', tests: 'Testes', derived: 'Derivados',
@@ -103,7 +118,7 @@ const UI = {
       interceptions: 'interceptações', blocks: 'bloqueios', saves: 'defesas', fouls: 'faltas', possession: 'posse %',
       corners: 'escanteios', free_kicks: 'faltas cobradas', penalties: 'pênaltis', penalty_goals: 'pênaltis convertidos',
       substitutions: 'substituições',
-      distance_km: 'distância (km)', mean_stamina: 'stamina média', shot_probability_sum: 'soma das chances de chute' },
+      distance_km: 'distância (km)', mean_stamina: 'fôlego médio', shot_probability_sum: 'soma das chances de chute' },
     ev: {
       kick_off: (e) => `Saída de bola (${side(e.team)})`,
       restart: (e) => `${restartName(e.restart)} para ${side(e.team)}`,
@@ -121,7 +136,22 @@ const UI = {
       gathered: (e) => `${who(e.by)} fica com ela`,
       half_time: () => 'Intervalo',
       full_time: (e) => `Fim de jogo: ${e.score[0]}–${e.score[1]}`,
+      substitution: (e) => `Substituição: entra ${who(e.on)}, sai ${who(e.off)}`,
+      carry: (e) => (e.angle === 0 ? `${who(e.by)} conduz a bola em frente` : `${who(e.by)} conduz a bola, ${Math.abs(e.angle)}° fora da reta`),
     },
+    outcome: { on_target: 'no alvo', imprecise: 'impreciso', misplaced: 'errado', blocked: 'bloqueado', off_target: 'para fora',
+      goal: 'gol', saved: 'defendido', hold: 'segura', parry: 'espalma', carrier_keeps: 'mantém a bola', loose: 'a bola fica solta', steal: 'rouba a bola' },
+    log: { p: 'P', prog: 'avanço', threat: 'perigo', risk: 'risco', pers: 'perfil', state: 'placar', noise: 'acaso', score: 'nota',
+      personality: 'perfil do clube', adaptation: 'adaptação',
+      hint: 'P: chance de sucesso · avanço: progressão · perigo · risco: risco de perder a bola · perfil: perfil do clube · placar: momento da partida · acaso: ruído · nota: o total',
+      bound: 'não pesado por inteiro: seu limite fica abaixo da nota escolhida' },
+    offline: 'Não foi possível falar com o servidor.', retrying: (n) => `Nova tentativa em ${n} s…`, retry_now: 'Tentar agora',
+    back_online: 'O servidor voltou.',
+    confirm_end: 'Entregar o resto da partida ao NPC? Ele jogará pelo seu lado até o fim.',
+    confirm_yes: 'Sim, até o fim', confirm_no: 'Continuar jogando', zoom: 'Zoom', other_pages: 'Outras páginas',
+    pitch: 'O campo', advance: 'Avançar a partida',
+    world1: 'Atributos do Mundo 1', space: 'Space Football',
+    zones: { near_post: 'primeiro pau', far_post: 'segundo pau', penalty_spot: 'marca do pênalti', left: 'esquerda', centre: 'centro', right: 'direita' },
   },
 };
 const RESTARTS = {
@@ -129,31 +159,70 @@ const RESTARTS = {
   'pt-BR': { kick_off: 'Saída', throw_in: 'Lateral', goal_kick: 'Tiro de meta', corner: 'Escanteio', free_kick: 'Falta', indirect_free_kick: 'Falta indireta', penalty: 'Pênalti' },
 };
 
+// A key for every candidate (up to 17): digits, then letters that are no command (n, d, l, e).
+const CAND_KEYS = '1234567890abcfghi';
+
 const S = {
   lang: initialLang(UI),
   run: null, token: null, view: null, candidates: null, selected: null, busy: false,
   feed: [], lastRolls: [], selectedPlayer: null, decisions: [],
+  /** @type {number[] | null} where the ball is drawn, in metres */ ballAt: null,
+  /** @type {HTMLElement | null} the row the tooltip belongs to */ tipAt: null,
 };
 
+// Published revisions (frozen: their fingerprints are part of every record) carry some pt-BR
+// labels that are the formulas' variable names (`BASE_passe`, `EXEC_GK`); the page shows them
+// in words. `microfut play` has the same table (src/cli/render.rs).
+const PT_LABELS = {
+  BASE_arremesso: 'Base do arremesso', BASE_atacante: 'Base do atacante', BASE_bloqueio: 'Base do bloqueio',
+  BASE_cabeceio: 'Base do cabeceio', BASE_cobranca: 'Base da cobrança', BASE_controle: 'Base do domínio',
+  BASE_cruzamento: 'Base do cruzamento', BASE_defensor: 'Base do defensor', BASE_defesa: 'Base da defesa',
+  BASE_finalizacao: 'Base da finalização', BASE_interceptacao: 'Base da interceptação', BASE_passe: 'Base do passe',
+  BASE_pos: 'Base do posicionamento', BASE_protecao: 'Base da proteção', BASE_tiro_de_meta: 'Base do tiro de meta',
+  EXEC_GK: 'Execução do goleiro', EXEC_cabeceio: 'Execução do cabeceio', EXEC_desarme: 'Execução do desarme',
+  EXEC_drible: 'Execução do drible', LEITURA_GK: 'Leitura do goleiro', R_normal: 'Corrida normal', R_sprint: 'Arrancada',
+  Stamina: 'Fôlego', 'Stamina (STA)': 'Fôlego (STA)', sprint: 'arrancada', alpha: 'alfa',
+  alcance_base: 'Alcance base', alcance_cruzamento: 'Alcance do cruzamento', fator_RES: 'Fator de RES',
+  raio_interceptacao: 'Raio de interceptação', redutor_atletico: 'Redutor atlético',
+  velocidade_base_bola: 'Velocidade base da bola', velocidade_cruzamento: 'Velocidade do cruzamento',
+  'Constante de calibração do teste de aerial_duel': 'Constante de calibração do teste de duelo aéreo',
+};
 const t = (k) => lookup(UI, S.lang, k);
-const L = (labels) => label(labels, S.lang);
+const L = (labels) => {
+  const text = label(labels, S.lang);
+  return S.lang === 'pt-BR' && Object.hasOwn(PT_LABELS, text) ? PT_LABELS[text] : text;
+};
 // A chance in per cent: one decimal near the ends, so a chance that is not certain never reads
 // 100 % (nor a possible one 0 %), and below 10 %.
 const pct = (p) => (p > 0 && p < 1 && (p < 0.1 || p > 0.995) ? `${Math.min(99.9, Math.max(0.1, 100 * p)).toFixed(1)}%` : `${(100 * p).toFixed(0)}%`);
 // A candidate the NPC pruned (its bound was below the chosen score) has no exact risk or score: '—'.
 const num = (x, d = 1) => (x === null || x === undefined ? '—' : Number.isInteger(x) ? String(x) : x.toFixed(d));
 const side = (team) => (S.view ? (team === 0 ? S.view.home.name : S.view.away.name) : team === 0 ? t('home') : t('away'));
-const restartName = (r) => RESTARTS[S.lang][r] || r;
-const word = (w) => String(w).replace(/_/g, ' ');
+const restartName = (r) => RESTARTS[S.lang][r] || String(r).replace(/_/g, ' ');
+// An engine's outcome key in the page's words; a key the page does not know yet is still shown
+// without its underscores rather than raw.
+const word = (w) => (t('outcome')[w] || String(w).replace(/_/g, ' '));
 // A pass that did not reach its man (intercepted, not controlled) was not "on target" to anyone
 // watching: its margin's quality is named only with what became of it.
 const passOutcome = (e) => (e.completed ? word(e.outcome) : e.outcome === 'on_target' ? t('not_completed') : `${word(e.outcome)}, ${t('not_completed')}`);
+// A player in an event: marked with his team (\u0001 + team … \u0002, drawn as the team's colour
+// in the feed, dropped in plain text), by surname unless another player has it too.
 function who(w) {
   if (!w || !S.view) return '?';
   const id = `${w.team === 0 ? 'home' : 'away'}-${w.shirt}`;
   const p = S.view.players.find((x) => x.id === id);
-  return p ? `#${p.shirt} ${p.name.split(' ').slice(-1)[0]}` : `#${w.shirt}`;
+  return `\u0001${w.team}${p ? `#${p.shirt} ${shortName(p.name)}` : `#${w.shirt}`}\u0002`;
 }
+const surname = (name) => name.split(' ').slice(-1)[0];
+function shortName(name) {
+  const same = S.view.players.filter((x) => surname(x.name) === surname(name));
+  if (same.length < 2) return surname(name);
+  const parts = name.split(' ');
+  const initialled = `${parts[0][0]}. ${surname(name)}`;
+  return same.filter((x) => `${x.name[0]}. ${surname(x.name)}` === initialled).length < 2 ? initialled : name;
+}
+const plain = (text) => text.replace(/\u0001\d|\u0002/g, '');
+const marked = (text) => esc(text).replace(/\u0001(\d)([^\u0002]*)\u0002/g, (_, team, name) => `<span class="who t${team}"><i class="dot"></i>${name}</span>`);
 const nameOf = (id) => {
   const p = S.view && S.view.players.find((x) => x.id === id);
   return p ? `#${p.shirt} ${p.name}` : id;
@@ -167,6 +236,8 @@ function applyLang() {
   document.documentElement.lang = S.lang === 'pt-BR' ? 'pt-BR' : 'en';
   $select('lang').value = S.lang;
   all('[data-t]').forEach((el) => { el.textContent = t(el.dataset.t); });
+  all('[data-ta]').forEach((el) => { el.setAttribute('aria-label', t(el.dataset.ta)); });
+  if (!$('offline').hidden) countdown(5);
   if (S.view) renderAll();
 }
 
@@ -230,7 +301,7 @@ async function advance(until, delegate) {
     renderAll();
     loadDecisions();
   } catch (e) {
-    $('status').textContent = e.message;
+    failed(e, $('status'));
   } finally {
     setBusy(false);
   }
@@ -258,7 +329,7 @@ async function playSelected() {
     loadDecisions();
     $('outcome').scrollIntoView({ block: 'nearest' });
   } catch (e) {
-    $('status').textContent = e.message;
+    failed(e, $('status'));
   } finally {
     setBusy(false);
   }
@@ -381,6 +452,17 @@ function renderPitch() {
   const [bx, by] = holder ? at.get(holder.id) : [v.ball.x, v.ball.y];
   s += `<circle cx="${bx + held}" cy="${by + held}" r="0.55" fill="#fff" stroke="#111" stroke-width="0.15"/>`;
   svg.innerHTML = s;
+  S.ballAt = [bx, by];
+  followBall();
+}
+
+// A zoomed pitch (a phone) keeps the ball in the middle of its window.
+function followBall() {
+  const wrap = $('pitch-wrap');
+  if (!S.view || !S.ballAt || wrap.scrollWidth <= wrap.clientWidth) return;
+  const m = 3; const p = S.view.pitch;
+  const fx = (S.ballAt[0] + m) / (p.length + 2 * m);
+  wrap.scrollLeft = fx * wrap.scrollWidth - wrap.clientWidth / 2;
 }
 
 function renderDecision() {
@@ -390,7 +472,7 @@ function renderDecision() {
   $('decision-who').textContent = t('on_ball')(nameOf(c.player));
   $('candidates').innerHTML = c.candidates.map((k, i) => {
     return `<li><button type="button" data-i="${i}" aria-pressed="${S.selected === i}" data-testid="candidate">
-      <span>${i < 9 ? `<kbd>${i + 1}</kbd> ` : ''}${esc(intentLabel(k))}${i === c.npcChoice ? `<span class="npc">${t('npc_pick')}</span>` : ''}</span>
+      <span>${i < CAND_KEYS.length ? `<kbd>${CAND_KEYS[i]}</kbd> ` : ''}${esc(intentLabel(k))}${i === c.npcChoice ? `<span class="npc">${t('npc_pick')}</span>` : ''}</span>
       <span class="odds" data-testid="headline" title="${esc(headlineTitle(k))}">${pct(k.headline)}</span>
       <span class="sub">${oddsLine(k)}</span>
       <span class="bar-odds"><i style="width:${(100 * k.headline).toFixed(1)}%"></i></span></button></li>`;
@@ -475,13 +557,13 @@ function renderOutcome(r, c) {
   // The roll of the action chosen is marked with the odds it was shown with.
   const own = (x) => (c.test && x.player === c.test.player && x.pipeline === c.test.pipeline && (x.role === 'action' || x.role === 'duel'));
   const rolls = r.rolls.map((x) => rollHtml(x, own(x) ? c.test.probability : null)).join('');
-  const evs = r.events.map((e) => `<li>${esc(eventText(e))}</li>`).join('');
+  const evs = r.events.map((e) => `<li>${marked(eventText(e))}</li>`).join('');
   // No roll: the branch the candidate showed (nobody reached him, the man held off …).
   const none = r.rolls.length ? '' : `<p class="muted">${t('no_rolls')} ${t(c.branch) || ''}.</p>`;
   const before = r.earlierRolls.length
     ? `<details><summary>${t('earlier_rolls')(r.earlierRolls.length)}</summary><div class="dice">${r.earlierRolls.map((x) => rollHtml(x, null)).join('')}</div></details>` : '';
   $('outcome-body').innerHTML = `<p><strong>${esc(intentLabel(c))}</strong> — ${t('round')} ${r.round}</p><div class="dice">${rolls}</div>${none}<ul>${evs}</ul>${before}`;
-  $('status').textContent = r.events.map(eventText).join(' · ') || t('played')(1);
+  $('status').textContent = r.events.map((e) => plain(eventText(e))).join(' · ') || t('played')(1);
   $('outcome').hidden = false;
 }
 
@@ -502,9 +584,46 @@ function eventText(e) {
   return f ? f(e) : e.kind;
 }
 
+// The side an event belongs to (the one acting), for the line's colour; none for the clock's.
+function eventTeam(e) {
+  const w = e.by || e.carrier || e.won_by || e.on;
+  if (w && typeof w.team === 'number') return w.team;
+  return typeof e.team === 'number' ? e.team : null;
+}
+
+function feedLine(e) {
+  const team = eventTeam(e);
+  const cls = [e.kind === 'goal' ? 'goal' : '', team === null ? 'neutral' : `t${team}`].join(' ');
+  return `<li class="${cls}" data-kind="${esc(e.kind)}"><span class="min">${Math.floor(e.minute)}'</span>${marked(eventText(e))}</li>`;
+}
+
 function renderFeed() {
-  const items = S.feed.slice(-120).reverse();
-  $('feed').innerHTML = items.map((e) => `<li class="${e.kind === 'goal' ? 'goal' : ''}"><span class="min">${Math.floor(e.minute)}'</span>${esc(eventText(e))}</li>`).join('');
+  $('feed').innerHTML = S.feed.slice(-120).reverse().map(feedLine).join('');
+}
+
+// Carries are decisions, not engine events: the decision log gives them (whoever decided), and
+// they go into the feed before the events of their round.
+function carriesOf(decisions) {
+  return decisions.flatMap((d) => {
+    const c = d.candidate_actions[d.selected_action];
+    if (!c || c.kind !== 'carry') return [];
+    const shirt = Number((d.player_id.match(/#(\d+)/) || [])[1]);
+    const angle = Number((c.target.match(/-?\d+/) || ['0'])[0]);
+    const team = d.club_id === S.view.home.id ? 0 : 1;
+    return [{ kind: 'carry', round: d.round, minute: d.match_state_summary.minute, by: { team, shirt }, angle }];
+  });
+}
+
+function mergeCarries(carries) {
+  const have = new Set(S.feed.filter((e) => e.kind === 'carry').map((e) => `${e.round}:${e.by.team}`));
+  const first = S.feed.length ? S.feed[0].round : 0;
+  for (const c of carries) {
+    if (have.has(`${c.round}:${c.by.team}`) || c.round < first) continue;
+    // After the restarts that set up its round, before what the round's play made.
+    let i = S.feed.findIndex((e) => e.round > c.round || (e.round === c.round && !['restart', 'kick_off', 'half_time'].includes(e.kind)));
+    if (i < 0) i = S.feed.length;
+    S.feed.splice(i, 0, c);
+  }
 }
 
 async function loadDecisions() {
@@ -512,14 +631,39 @@ async function loadDecisions() {
     const from = Math.max(0, S.view.round - 30);
     const d = await api('GET', `/runs/${S.run}/decisions?from=${from}`);
     S.decisions = d.decisions.slice(-25).reverse();
+    mergeCarries(carriesOf(d.decisions));
+    renderFeed();
     renderDecisionLog();
   } catch (e) { /* the log is an aid; the game goes on */ }
 }
 
+// A logged decision's player and choice in the page's words (the log keeps the engine's
+// `club#9 Name` and `pass #17`).
+const decisionTeam = (d) => (d.club_id === S.view.home.id ? 'home' : 'away');
+const decisionPlayer = (d) => nameOf(`${decisionTeam(d)}-${(d.player_id.match(/#(\d+)/) || [])[1]}`);
+function decisionWords(d, c) {
+  const K = t('kinds');
+  const mine = decisionTeam(d);
+  const theirs = mine === 'home' ? 'away' : 'home';
+  const n = (c.target.match(/-?\d+/) || [''])[0];
+  const zone = c.target.includes('→') ? ` → ${zoneWord(c.target.split('→')[1].trim())}` : '';
+  switch (c.kind) {
+    case 'carry': return `${K.carry} ${n}°`;
+    case 'pass': return `${K.pass} ${nameOf(`${mine}-${n}`)}`;
+    case 'throw': return `${K.throw} ${nameOf(`${mine}-${n}`)}`;
+    case 'dribble': return `${K.dribble} ${nameOf(`${theirs}-${n}`)}`;
+    case 'shoot': return `${K.shoot}${zone}`;
+    case 'cross': return `${K.cross}${zone}`;
+    default: return word(c.kind);
+  }
+}
+const zoneWord = (z) => t('zones')[z] || z.replace(/_/g, ' ');
+
 function renderDecisionLog() {
   $('decisions').innerHTML = S.decisions.map((d, i) => {
     const c = d.candidate_actions[d.selected_action];
-    return `<li><button type="button" data-d="${i}">${Math.floor(d.match_state_summary.minute)}' ${esc(d.player_id.split('#')[1] || d.player_id)} → ${esc(c ? c.target : '?')}${d.human ? ` (${t('human')})` : ''}</button></li>`;
+    const side = decisionTeam(d) === 'home' ? 0 : 1;
+    return `<li><button type="button" data-d="${i}" class="t${side}">${Math.floor(d.match_state_summary.minute)}' ${esc(decisionPlayer(d))} → ${esc(c ? decisionWords(d, c) : '?')}${d.human ? ` (${t('human')})` : ''}</button></li>`;
   }).join('');
 }
 
@@ -527,11 +671,14 @@ function showDecision(i) {
   const d = S.decisions[i];
   if (!d) return;
   const a = d.adaptation; const p = d.club_personality;
-  let h = `<p><strong>${esc(d.player_id)}</strong> · ${t('round')} ${d.round} · ${d.match_state_summary.score.join('–')} · ${d.candidate_actions.length} ${t('candidates_weighed')}<br>
-    <span class="muted">personality V${p.verticality} S${p.security} R${p.risk_tolerance} · adaptation V${num(a.verticality, 2)} S${num(a.security, 2)} R${num(a.risk_tolerance, 2)}</span></p>`;
-  h += '<table><thead><tr><th></th><th class="num">P</th><th class="num">prog</th><th class="num">threat</th><th class="num">risk</th><th class="num">pers</th><th class="num">state</th><th class="num">noise</th><th class="num">score</th></tr></thead><tbody>';
+  const g = t('log');
+  let h = `<p><strong>${esc(decisionPlayer(d))}</strong> · ${t('round')} ${d.round} · ${d.match_state_summary.score.join('–')} · ${d.candidate_actions.length} ${t('candidates_weighed')}<br>
+    <span class="muted">${g.personality} V${p.verticality} S${p.security} R${p.risk_tolerance} · ${g.adaptation} V${num(a.verticality, 2)} S${num(a.security, 2)} R${num(a.risk_tolerance, 2)}</span></p>`;
+  h += `<table title="${esc(g.hint)}"><thead><tr><th></th>${['p', 'prog', 'threat', 'risk', 'pers', 'state', 'noise', 'score'].map((k) => `<th class="num">${g[k]}</th>`).join('')}</tr></thead><tbody>`;
   d.candidate_actions.forEach((c, k) => {
-    h += `<tr class="${k === d.selected_action ? 'chosen' : ''}"><td>${esc(c.target)}${k === d.selected_action ? ` ✓ ${t('chosen')}` : ''}</td><td class="num">${pct(c.success_probability)}</td><td class="num">${num(c.progression, 2)}</td><td class="num">${num(c.threat, 3)}</td><td class="num">${num(c.turnover_risk, 3)}</td><td class="num">${num(c.personality_modifier, 3)}</td><td class="num">${num(c.match_state_modifier, 3)}</td><td class="num">${num(c.noise, 3)}</td><td class="num"${c.pruned ? ` title="${esc(c.pruned.reason)}"` : ''}>${c.pruned ? `≤ ${num(c.pruned.bound, 3)}` : num(c.final_score, 3)}</td></tr>`;
+    // The engine's reason for pruning is a key the test of pruned rows reads in `data-reason`.
+    const pruned = c.pruned ? ` title="${esc(g.bound)}" data-reason="${esc(c.pruned.reason)}"` : '';
+    h += `<tr class="${k === d.selected_action ? 'chosen' : ''}"><td>${esc(decisionWords(d, c))}${k === d.selected_action ? ` ✓ ${t('chosen')}` : ''}</td><td class="num">${pct(c.success_probability)}</td><td class="num">${num(c.progression, 2)}</td><td class="num">${num(c.threat, 3)}</td><td class="num">${num(c.turnover_risk, 3)}</td><td class="num">${num(c.personality_modifier, 3)}</td><td class="num">${num(c.match_state_modifier, 3)}</td><td class="num">${num(c.noise, 3)}</td><td class="num"${pruned}>${c.pruned ? `≤ ${num(c.pruned.bound, 3)}` : num(c.final_score, 3)}</td></tr>`;
   });
   $('decision-detail').innerHTML = `${h}</tbody></table>`;
 }
@@ -567,7 +714,7 @@ async function showPlayer(id, quiet) {
       $('player-title').focus();
     }
   } catch (e) {
-    $('status').textContent = e.message;
+    failed(e, $('status'));
   }
 }
 
@@ -618,22 +765,104 @@ function renderPlayer(sheet, proj) {
 function showTip(el) {
   const list = JSON.parse($('player-body').dataset.proj || '[]');
   const a = list[+el.dataset.tip];
+  S.tipAt = el;
   if (a) placeTip(el, tip(a));
+}
+
+// ---- leaving a match, handing it over ----
+// Back to the form with nothing of the old match left behind: no pitch, feed, log or statistics.
+function resetGame() {
+  localStorage.removeItem('microfut.run'); location.hash = '';
+  Object.assign(S, { run: null, token: null, view: null, candidates: null, selected: null, feed: [], decisions: [], selectedPlayer: null });
+  hideTip();
+  for (const id of ['pitch', 'feed', 'decisions', 'decision-detail', 'stats-body', 'outcome-body', 'candidates', 'explanation', 'scoreboard']) $(id).innerHTML = '';
+  $('status').textContent = '';
+  for (const id of ['game', 'player', 'stats', 'decision', 'outcome', 'new-match']) $(id).hidden = true;
+  $('game').classList.remove('over');
+  $('setup').hidden = false;
+  measureBar();
+}
+
+const confirmBox = () => /** @type {HTMLDialogElement} */ ($('confirm-end'));
+
+// The rest of the match goes to the NPC only when the person says so: a stray `e` asks.
+function askToEnd() {
+  if (S.busy || !S.view || S.view.finished) return;
+  confirmBox().showModal();
+  $('confirm-no').focus();
+}
+
+// ---- the server out of reach ----
+// An unreachable server is said in the page's words, and asked again every few seconds; once it
+// answers, the page reloads what it shows. A write that failed is not sent again by itself.
+let probeTimer = 0;
+function failed(e, where) {
+  if (!(e instanceof Unreachable)) { where.textContent = e.message; return; }
+  $('offline').hidden = false;
+  countdown(5);
+}
+
+function countdown(n) {
+  clearTimeout(probeTimer);
+  $('offline-text').textContent = `${t('offline')} ${t('retrying')(n)}`;
+  probeTimer = n > 0 ? window.setTimeout(() => countdown(n - 1), 1000) : window.setTimeout(probe, 0);
+}
+
+async function probe() {
+  clearTimeout(probeTimer);
+  try {
+    await api('GET', '/revisions');
+  } catch (e) {
+    countdown(5);
+    return;
+  }
+  $('offline').hidden = true;
+  $('setup-error').textContent = '';
+  await resync().catch((e) => failed(e, $('status')));
+  $('status').textContent = t('back_online');
+}
+
+async function resync() {
+  if (!$select('home').options.length) await loadSetup();
+  if (!S.run) return;
+  await refresh();
+  S.candidates = null; S.selected = null;
+  if (S.view.pending) await loadCandidates();
+  renderAll();
+  loadDecisions();
+}
+
+// ---- the header's height (the pitch and panels stick below it) ----
+function measureBar() {
+  document.documentElement.style.setProperty('--bar', `${$('bar').offsetHeight}px`);
+}
+
+// ---- links to the other pages of this server ----
+// The battlefield is served only when the catalog holds Space Football: its link shows once
+// the page is known to be there.
+async function linkPages() {
+  try {
+    const res = await fetch('/space/', { method: 'HEAD' });
+    $('space-link').hidden = !res.ok;
+  } catch (e) { /* no server: no link to check */ }
 }
 
 // ---- wiring ----
 function wire() {
   $select('lang').onchange = () => { S.lang = $select('lang').value; saveLang(S.lang); applyLang(); };
   $('setup-form').onsubmit = startMatch;
-  $('new-match').onclick = () => {
-    localStorage.removeItem('microfut.run'); location.hash = '';
-    S.run = null; S.view = null; S.candidates = null; S.feed = []; S.selectedPlayer = null;
-    $('game').hidden = true; $('setup').hidden = false; $('new-match').hidden = true; $('player').hidden = true; hideTip(); $('scoreboard').innerHTML = '';
-  };
+  $('new-match').onclick = resetGame;
   $('adv-round').onclick = () => advance('round');
   $('adv-decision').onclick = () => advance('decision');
   $('adv-delegate').onclick = () => advance('round', true);
-  $('adv-end').onclick = () => advance('end', true);
+  $('adv-end').onclick = askToEnd;
+  $('confirm-yes').onclick = () => { confirmBox().close(); advance('end', true); };
+  $('confirm-no').onclick = () => confirmBox().close();
+  $('offline-retry').onclick = () => probe();
+  $('zoom').onclick = () => { $('pitch-wrap').classList.toggle('zoomed'); followBall(); };
+  // A tooltip stays with its row as the page scrolls (on a phone it had floated away).
+  window.addEventListener('scroll', () => { if (S.tipAt && !$('tooltip').hidden) showTip(S.tipAt); }, { passive: true });
+  window.addEventListener('resize', measureBar);
   $('play').onclick = playSelected;
   $('candidates').onclick = (e) => {
     const b = closest(e, 'button[data-i]');
@@ -655,15 +884,15 @@ function wire() {
   body.addEventListener('focusin', (e) => { const v = closest(e, '[data-tip]'); if (v) showTip(v); });
   body.addEventListener('focusout', hideTip);
   document.addEventListener('keydown', (e) => {
-    if (targetOf(e).matches('input, select, textarea') || e.ctrlKey || e.metaKey || e.altKey || $('game').hidden) return;
+    if (targetOf(e).matches('input, select, textarea') || e.ctrlKey || e.metaKey || e.altKey || $('game').hidden || confirmBox().open) return;
     const k = e.key.toLowerCase();
     if (k === 'escape') { hideTip(); return; }
     if (k === 'n') advance('round');
     else if (k === 'd') advance('decision');
     else if (k === 'l' && S.view && S.view.pending) advance('round', true);
-    else if (k === 'e') advance('end', true);
-    else if (/^[1-9]$/.test(k) && S.candidates && +k <= S.candidates.candidates.length) {
-      S.selected = +k - 1; renderDecision(); renderPitch();
+    else if (k === 'e') askToEnd();
+    else if (k.length === 1 && S.candidates && CAND_KEYS.includes(k) && CAND_KEYS.indexOf(k) < S.candidates.candidates.length) {
+      S.selected = CAND_KEYS.indexOf(k); renderDecision(); renderPitch();
     } else if (k === 'enter' && S.selected !== null && !closest(e, '.pl, a, button:not([data-i])')) { e.preventDefault(); playSelected(); }
   });
 }
@@ -671,13 +900,15 @@ function wire() {
 async function main() {
   wire();
   applyLang();
-  await loadSetup().catch((e) => { $('setup-error').textContent = e.message; });
+  measureBar();
+  linkPages();
+  await loadSetup().catch((e) => failed(e, $('setup-error')));
   const m = location.hash.match(/run=([0-9a-f]+)/);
   const saved = JSON.parse(localStorage.getItem('microfut.run') || 'null');
   if (m || saved) {
     S.run = m ? m[1] : saved.run;
     S.token = saved && saved.run === S.run ? saved.token : null;
-    try { await openGame(); } catch (e) { $('setup').hidden = false; $('game').hidden = true; $('setup-error').textContent = e.message; }
+    try { await openGame(); } catch (e) { $('setup').hidden = false; $('game').hidden = true; failed(e, $('setup-error')); }
   }
 }
 main();

@@ -219,6 +219,7 @@ function wire() {
 
 async function init() {
   wire();
+  fetch('/space/', { method: 'HEAD' }).then((res) => { $('space-link').hidden = !res.ok; }).catch(() => {});
   applyLang();
   try {
     S.modes = await api('GET', '/effects/modes');

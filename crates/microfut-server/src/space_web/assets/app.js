@@ -432,5 +432,9 @@ async function init() {
   }
 }
 
+// Back to the Microfut page when this server has one (`microfut serve`; `microfut space serve`
+// serves the battlefield alone).
+fetch('/', { method: 'HEAD' }).then((res) => { $('home-link').hidden = !res.ok; }).catch(() => {});
+
 // `data-ready` tells a test (or a person's script) that the page has its rules and first game.
 init().catch(showError).finally(() => { document.body.dataset.ready = 'true'; });
