@@ -47,8 +47,9 @@ impl Match {
         let (cv, dv) = self.duel_values(c, o, moving);
         let keep = self.keep_chance(cv, dv);
         let contain_risk = self.rules.npc.defending.contain_risk;
+        // His chance of winning it is the duel just weighed: `would_tackle` would weigh it again.
         match contain_risk {
-            Some(share) if only.is_none() && !self.would_tackle(c, o, dest, moving) => 1.0 - share * (1.0 - keep),
+            Some(share) if only.is_none() && !self.tackles_with(c, o, dest, 1.0 - keep) => 1.0 - share * (1.0 - keep),
             _ => keep,
         }
     }
@@ -103,9 +104,14 @@ impl Match {
     /// A defender's choice (content `defending`): tackle when his chance of winning the ball is
     /// good enough, or when the carrier at `at` threatens enough that he cannot be let through.
     pub(super) fn would_tackle(&mut self, c: usize, o: usize, at: V2, moving: bool) -> bool {
-        let d = self.rules.npc.defending;
         let (cv, dv) = self.duel_values(c, o, moving);
         let win = 1.0 - self.keep_chance(cv, dv);
+        self.tackles_with(c, o, at, win)
+    }
+
+    /// [`Match::would_tackle`] for a defender whose chance of winning the duel is `win`.
+    fn tackles_with(&mut self, c: usize, o: usize, at: V2, win: f64) -> bool {
+        let d = self.rules.npc.defending;
         // 0.6: defenders differ in how much they dare — the threshold moves within ± half the
         // content's spread, by a hash of (seed, round, defender, carrier): deterministic, no die.
         let threshold = match d.tackle_spread {

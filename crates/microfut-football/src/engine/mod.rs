@@ -579,17 +579,40 @@ impl Match {
     /// The player's state his tests read: stamina, and (engine 0.5.10, where the revision names
     /// them) the rounds his side has held the ball and the rounds either side has.
     fn set_match_state(&mut self, p: usize) {
-        let s = self.rules.slots.stamina;
-        let v = self.play.state.players[p].stamina;
-        self.play.state.players[p].inputs.set(s, v);
+        let slots = self.rules.slots;
+        let scaled = self.rounds_scaled();
+        let pl = &mut self.play.state.players[p];
+        pl.inputs.set(slots.stamina, pl.stamina);
+        if let Some(slot) = slots.ball_rounds {
+            pl.inputs.set(slot, scaled.ball[pl.team]);
+        }
+        if let Some(slot) = slots.match_rounds {
+            pl.inputs.set(slot, scaled.total);
+        }
+    }
+
+    /// The rounds each side and the match have had the ball, kept within their scales: the same
+    /// values for every player until the next round (a match sets them ~40 times a round).
+    fn rounds_scaled(&mut self) -> scratch::RoundsScaled {
         let rounds = self.play.state.possession_rounds;
-        if let Some(slot) = self.rules.slots.ball_rounds {
-            let t = self.play.state.players[p].team;
-            self.set_scaled(p, slot, rounds[t] as f64);
+        if let Some(r) = self.scratch.rounds_scaled.filter(|r| r.rounds == rounds) {
+            return r;
         }
-        if let Some(slot) = self.rules.slots.match_rounds {
-            self.set_scaled(p, slot, (rounds[0] + rounds[1]) as f64);
-        }
+        let s = self.rules.slots;
+        let scale = |slot: Option<usize>, v: f64| slot.map_or(0.0, |slot| self.scaled(slot, v));
+        let r = scratch::RoundsScaled {
+            rounds,
+            ball: rounds.map(|n| scale(s.ball_rounds, n as f64)),
+            total: scale(s.match_rounds, (rounds[0] + rounds[1]) as f64),
+        };
+        self.scratch.rounds_scaled = Some(r);
+        r
+    }
+
+    /// A context value kept inside its vocabulary scale.
+    fn scaled(&self, slot: usize, v: f64) -> f64 {
+        let var = &self.rules.rs.vars[slot];
+        v.clamp(var.min, var.max)
     }
 
     fn set(&mut self, p: usize, slot: usize, v: f64) {
@@ -599,8 +622,7 @@ impl Match {
     /// Sets a context value kept inside its vocabulary scale (a margin beyond the scale reads
     /// as the scale's end).
     fn set_scaled(&mut self, p: usize, slot: usize, v: f64) {
-        let var = &self.rules.rs.vars[slot];
-        let v = v.clamp(var.min, var.max);
+        let v = self.scaled(slot, v);
         self.play.state.players[p].inputs.set(slot, v);
     }
 

@@ -37,8 +37,20 @@ pub(super) struct Scratch {
     pub(super) recovery_memo: Vec<RecoveryMemo>,
     /// Movement range per player for the last few contexts (see `Rules::range_memo`).
     pub(super) range_memo: Vec<RangeMemo>,
+    /// The rounds with the ball as players' inputs read them, for the possession counts they
+    /// were scaled from (see `Match::rounds_scaled`).
+    pub(super) rounds_scaled: Option<RoundsScaled>,
     /// Set while explaining: inputs then hold exact angles, as the explanation shows them.
     pub(super) exact_angles: bool,
+}
+
+/// Each side's rounds with the ball and the match's, kept within their vocabulary scales, for
+/// the possession counts `rounds`.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct RoundsScaled {
+    pub(super) rounds: [u32; 2],
+    pub(super) ball: [f64; 2],
+    pub(super) total: f64,
 }
 
 impl Scratch {
@@ -55,6 +67,7 @@ impl Scratch {
             view: [Vec::with_capacity(n), Vec::with_capacity(n)],
             recovery_memo: vec![RecoveryMemo::default(); n],
             range_memo: vec![RangeMemo::default(); n],
+            rounds_scaled: None,
             exact_angles: false,
         }
     }
