@@ -48,7 +48,9 @@ struct Cell {
 /// A calibration figure with a number, named by fixture, order and id.
 fn metric_key(c: &Check) -> String {
     match &c.order {
-        Some(o) => format!("{} · {} · {}", c.group, o, c.id),
+        // A drawn fixture's order names its pair count and matches (", 8 drawn pairs × 6
+        // matches"): the figure is the same one whatever the counts.
+        Some(o) => format!("{} · {} · {}", c.group, o.split(',').next().unwrap_or(o), c.id),
         None => format!("{} · {}", c.group, c.id),
     }
 }
@@ -297,7 +299,7 @@ fn measure(
 
 fn method_text(replicates: u64, matches: u64) -> String {
     format!(
-        "central differences (metric(v+h) - metric(v-h)) / 2h, one-sided at a domain edge; common random numbers: {replicates} replicates, each calibrating v-h, v and v+h on one seed derived from --seed ({matches} matches per fixture and order); slope interval: Student t over the replicates' differences (df = replicates - 1); elasticity = slope x v / metric(v) where both are non-zero, else the slope itself (see kind), its interval the slope's scaled alike"
+        "central differences (metric(v+h) - metric(v-h)) / 2h, one-sided at a domain edge; common random numbers: {replicates} replicates, each calibrating v-h, v and v+h on one seed derived from --seed ({matches} matches per fixture and order, rounded up to a multiple of a drawn fixture's pairs); slope interval: Student t over the replicates' differences (df = replicates - 1); elasticity = slope x v / metric(v) where both are non-zero, else the slope itself (see kind), its interval the slope's scaled alike"
     )
 }
 
@@ -340,13 +342,14 @@ fn to_json(r: &Result_, rules: &Rules, a: &SensitivityArgs, s: &Settings) -> Val
     })
 }
 
+/// A number in four decimals at most, without trailing zeros (40, not 40.0000).
 fn g(x: f64) -> String {
     if x == 0.0 {
         "0".into()
-    } else if x.abs() >= 100.0 || x.abs() < 0.001 {
+    } else if x.abs() >= 1e5 || x.abs() < 1e-3 {
         format!("{x:.3e}")
     } else {
-        format!("{x:.4}")
+        format!("{x:.4}").trim_end_matches('0').trim_end_matches('.').to_string()
     }
 }
 
