@@ -23,7 +23,7 @@ fn sensitivity(params: &str, extra: &[&str]) -> std::process::Output {
 }
 
 /// The index of a metric (`fixture · order · id`) whose id ends with `id`.
-fn rows<'a>(v: &'a Value, id: &str) -> Vec<usize> {
+fn rows(v: &Value, id: &str) -> Vec<usize> {
     let metrics = v["metrics"].as_array().unwrap();
     (0..metrics.len()).filter(|&i| metrics[i].as_str().unwrap().ends_with(&format!(" · {id}"))).collect()
 }
