@@ -190,11 +190,11 @@ fn variant(rules: &Rules, id: &str, x: f64) -> Result<Arc<Rules>, String> {
     *slot = json!(x);
     rev.diagnostics.clear();
     rev.fingerprint = crate::catalog::fingerprint(&rev.documents);
-    let compiled =
-        crate::ruleset::compile(&rev).map_err(|d| format!("{id} = {x} makes {} invalid: {}", rs.label(), d[0]))?;
+    let compiled = crate::ruleset::compile(&rev)
+        .map_err(|d| format!("--params {id}: {id} = {x} makes {} invalid: {}", rs.label(), d[0]))?;
     let compiled = Arc::new(compiled);
     let r = Rules::new(compiled.clone())
-        .map_err(|e| format!("{id} = {x}: {}", crate::engine::content::located(&compiled, e)[0]))?;
+        .map_err(|e| format!("--params {id}: {id} = {x}: {}", crate::engine::content::located(&compiled, e)[0]))?;
     Ok(Arc::new(r))
 }
 

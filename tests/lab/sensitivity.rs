@@ -103,7 +103,7 @@ fn the_table_names_each_step_and_the_method() {
 /// Bad options are refused with exit 2 before anything is played, naming the option.
 #[test]
 fn bad_options_are_refused_naming_the_option() {
-    let cases: [(&[&str], &str); 7] = [
+    let cases: [(&[&str], &str); 8] = [
         (
             &["--params", "finishing_constan"],
             "--params finishing_constan: 'finishing_constan' is not a parameter of microfut 0.6.21 (did you mean 'finishing_constant'",
@@ -115,6 +115,7 @@ fn bad_options_are_refused_naming_the_option() {
             "--step 20: a step of 72 around finishing_constant = -3.6 leaves its domain [-10, 10] on both sides",
         ),
         (&["--params", "finishing_constant", "--step", "0"], "--step 0: the relative step must be a number above 0"),
+        (&["--params", "stamina_max"], "--params stamina_max: stamina_max = 90 makes microfut 0.6.21 invalid"),
         (
             &["--params", "finishing_constant", "--fixture", "nowhere"],
             "--fixture nowhere: microfut 0.6.21 has no such fixture",
