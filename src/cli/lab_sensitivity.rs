@@ -449,10 +449,9 @@ fn html(r: &Result_, rules: &Rules, a: &SensitivityArgs, s: &Settings, command: 
             let rgb = if x >= 0.0 { "200,40,40" } else { "40,80,200" };
             let ci = c.shown_ci.map_or("no interval".into(), |(p, q)| format!("[{}, {}]", g(p), g(q)));
             body.push_str(&format!(
-                "<td style=\"background: rgba({rgb},{alpha:.3})\" title=\"{}: {} {} 95 % {}; slope {}\">{}{}</td>",
+                "<td style=\"background: rgba({rgb},{alpha:.3})\" title=\"{}: {} 95 % {}; slope {}\">{}{}</td>",
                 if c.elastic { "elasticity" } else { "slope" },
                 g(x),
-                "",
                 ci,
                 c.slope.map_or("-".into(), g),
                 g(x),
