@@ -50,7 +50,15 @@ fn metric_key(c: &Check) -> String {
     match &c.order {
         // A drawn fixture's order names its pair count and matches (", 8 drawn pairs × 6
         // matches"): the figure is the same one whatever the counts.
-        Some(o) => format!("{} · {} · {}", c.group, o.split(',').next().unwrap_or(o), c.id),
+        Some(o) => {
+            let o = o.split(',').next().unwrap_or(o);
+            // So is a league fixture's count of leagues ("3 leagues of 20 clubs").
+            let o = match o.split_once(' ') {
+                Some((n, rest)) if n.parse::<u32>().is_ok() && rest.starts_with("leagues of ") => rest,
+                _ => o,
+            };
+            format!("{} · {} · {}", c.group, o, c.id)
+        }
         None => format!("{} · {}", c.group, c.id),
     }
 }
@@ -547,6 +555,27 @@ mod tests {
         assert!((b - 2.0 - 4.303 * (1.0f64 / 3.0).sqrt()).abs() < 1e-9 && (a + b - 4.0).abs() < 1e-9);
         assert_eq!(t_interval(&[0.0, 0.0, 0.0]).1, Some((0.0, 0.0)), "no spread: the interval is the point");
         assert_eq!(t_interval(&[5.0]).1, None);
+    }
+
+    #[test]
+    fn a_figure_is_named_without_the_counts_its_run_played() {
+        let check = |order: &str| Check {
+            group: "league".into(),
+            order: Some(order.into()),
+            id: "goals_per_match".into(),
+            fact: String::new(),
+            figure: String::new(),
+            value: None,
+            ci95: None,
+            range: None,
+            target: String::new(),
+            pass: true,
+            orders: Vec::new(),
+        };
+        let key = metric_key(&check("3 leagues of 20 clubs, 380 matches each"));
+        assert_eq!(key, "league · leagues of 20 clubs · goals_per_match");
+        let key = metric_key(&check("modest a v modest b, 8 drawn pairs × 6 matches"));
+        assert_eq!(key, "league · modest a v modest b · goals_per_match");
     }
 
     #[test]
