@@ -23,6 +23,7 @@ pub fn run(content: Option<&Path>, args: LabArgs) -> CliResult {
     match args.command {
         Some(LabCommand::Merge(m)) => return merge(m),
         Some(LabCommand::Calibrate(c)) => return calibrate(content, c),
+        Some(LabCommand::Sensitivity(a)) => return super::lab_sensitivity::run(content, a),
         None => {}
     }
     let ruleset = args.ruleset.clone().expect("clap requires a ruleset");
@@ -269,14 +270,15 @@ fn export_clubs(
     Ok(())
 }
 
-fn calibrate(content: Option<&Path>, args: CalibrateArgs) -> CliResult {
-    use crate::calibrate::{Judging, Settings, Targets, calibrate};
-    let catalog = super::content::load_catalog_for(content, "microfut", args.revision.as_deref())?;
-    let rules = crate::run::rules_for(&catalog, args.revision.as_deref()).map_err(CliError::input)?;
-    let targets = Targets::of(&rules).map_err(CliError::input)?;
+/// Refuses a `--fixture` the calibration document does not have, listing those it has.
+pub(super) fn known_fixtures(
+    rules: &crate::engine::Rules,
+    targets: &crate::calibrate::Targets,
+    fixtures: &[String],
+) -> CliResult {
     let ids: Vec<&str> =
         targets.fixtures.iter().map(|x| x.id.as_str()).chain(targets.leagues.iter().map(|l| l.id.as_str())).collect();
-    for f in &args.fixtures {
+    for f in fixtures {
         if !ids.contains(&f.as_str()) {
             let known = &ids;
             return Err(CliError::input(format!(
@@ -286,6 +288,15 @@ fn calibrate(content: Option<&Path>, args: CalibrateArgs) -> CliResult {
             )));
         }
     }
+    Ok(())
+}
+
+fn calibrate(content: Option<&Path>, args: CalibrateArgs) -> CliResult {
+    use crate::calibrate::{Judging, Settings, Targets, calibrate};
+    let catalog = super::content::load_catalog_for(content, "microfut", args.revision.as_deref())?;
+    let rules = crate::run::rules_for(&catalog, args.revision.as_deref()).map_err(CliError::input)?;
+    let targets = Targets::of(&rules).map_err(CliError::input)?;
+    known_fixtures(&rules, &targets, &args.fixtures)?;
     // What a short run plays when the document does not say (the revisions before 0.6.21).
     let (short_matches, short_leagues) = targets.short.as_ref().map_or((100, 3), |s| (s.matches, s.leagues));
     let judging = match (args.judge, args.short) {

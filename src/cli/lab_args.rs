@@ -73,6 +73,57 @@ pub enum LabCommand {
     /// Measure the rules document's Appendix D facts and league averages on a Microfut revision;
     /// each prints pass or fail with its figure (exit 1 when any fails).
     Calibrate(CalibrateArgs),
+    /// How much every calibration figure moves per unit of each parameter (central
+    /// differences on common random numbers, 95 % intervals): the levers, before any edit.
+    Sensitivity(SensitivityArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct SensitivityArgs {
+    /// The revision to measure (default: the newest published).
+    #[arg(long)]
+    pub revision: Option<String>,
+    /// The parameters to move (params.json ids, separated with commas).
+    #[arg(long, value_name = "A,B", value_delimiter = ',', num_args = 1.., required = true)]
+    pub params: Vec<String>,
+    /// Matches per fixture and order in each calibration run.
+    #[arg(long, default_value_t = 48, value_parser = parse_count)]
+    pub matches: u64,
+    /// Independent replicates (seeds derived from --seed), each playing v-h, v and v+h on one
+    /// seed; the intervals are Student t intervals over them.
+    #[arg(long, default_value_t = 5, value_parser = parse_replicates)]
+    pub replicates: u64,
+    /// The step h relative to |v| (of the domain's width when v is 0), kept inside the domain.
+    #[arg(long, default_value_t = 0.1, allow_negative_numbers = true)]
+    pub step: f64,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Only these fixtures of the calibration document (all by default; facts never run).
+    #[arg(long = "fixture", value_name = "ID", value_delimiter = ',', num_args = 1..)]
+    pub fixtures: Vec<String>,
+    /// Leagues per league fixture (default: the document's).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    pub leagues: Option<u16>,
+    /// Also write a heat map (metrics × parameters) as one HTML page to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    /// Worker threads (default: all cores, or RAYON_NUM_THREADS). Results do not depend on it.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
+    /// No progress lines.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Print JSON instead of the table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn parse_replicates(text: &str) -> Result<u64, String> {
+    let n = parse_count(text)?;
+    if n < 2 {
+        return Err("at least 2 replicates are needed for an interval".into());
+    }
+    Ok(n)
 }
 
 #[derive(Debug, clap::Args)]

@@ -19,6 +19,7 @@ mod effects;
 mod lab;
 mod lab_args;
 mod lab_report;
+mod lab_sensitivity;
 pub mod matchday;
 mod odds;
 mod play;

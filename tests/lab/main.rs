@@ -13,3 +13,4 @@ mod cluster;
 mod end_to_end;
 mod library;
 mod matches;
+mod sensitivity;
