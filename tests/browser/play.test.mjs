@@ -544,6 +544,9 @@ test('screenshots at three sizes in both languages, each size showing what it mu
         // Players legible on a phone: markers at least 18 px across.
         const size = await page.locator('#pitch .pl circle.ring').first().boundingBox();
         assert.ok(size.width >= 18, `${tag}: markers ${size.width.toFixed(1)} px`);
+        // The sticky header leaves the phone its screen: at most an eighth of its height.
+        const bar = await page.evaluate(() => document.querySelector('#bar').getBoundingClientRect().height);
+        assert.ok(bar <= viewport.height / 8, `${tag}: the header takes ${bar.toFixed(0)} px`);
       }
       await page.click('#play');
       await page.waitForSelector('#outcome:not([hidden])');

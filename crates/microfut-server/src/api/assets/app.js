@@ -375,9 +375,9 @@ function renderScore() {
   const v = S.view;
   const half = v.finished ? t('full_time') : `${Math.floor(v.minute)}'`;
   $('scoreboard').innerHTML =
-    `<span class="team"><i class="swatch" style="background:var(--home)"></i>${esc(v.home.name)}</span>` +
+    `<span class="team" title="${esc(v.home.name)}"><i class="swatch" style="background:var(--home)"></i><span class="name">${esc(v.home.name)}</span></span>` +
     `<span class="score" data-testid="score">${v.score[0]} – ${v.score[1]}</span>` +
-    `<span class="team">${esc(v.away.name)}<i class="swatch" style="background:var(--away)"></i></span>` +
+    `<span class="team away" title="${esc(v.away.name)}"><span class="name">${esc(v.away.name)}</span><i class="swatch" style="background:var(--away)"></i></span>` +
     `<span class="clock">${half} · ${t('round')} ${v.round}</span>`;
 }
 
